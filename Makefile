@@ -1,0 +1,82 @@
+# fwload - user space for the Linux firmware sysfs fallback.
+#
+#   make                      build fwload (static)
+#   make check                fast tests, then the real-kernel tests
+#   make demo                 load a firmware through the whole chain on a UML kernel
+#   make install DESTDIR=... PREFIX=...
+#   make CC=musl-gcc          a tiny static fwload
+#   make CROSS_COMPILE=aarch64-linux-gnu-
+
+PREFIX     ?=
+SBINDIR    ?= $(PREFIX)/sbin
+LIBEXECDIR ?= $(PREFIX)/lib/fwload
+SYSCONFDIR ?= /etc
+HOTPLUGDIR ?= $(SYSCONFDIR)/hotplug.d
+DESTDIR    ?=
+
+CROSS_COMPILE ?=
+CC      = $(CROSS_COMPILE)gcc
+STRIP  ?= $(CROSS_COMPILE)strip
+CFLAGS  ?= -Os
+LDFLAGS ?= -static
+WARN    = -std=c11 -Wall -Wextra -Werror
+INSTALL ?= install
+SHELLS  ?= dash busybox
+
+.DELETE_ON_ERROR:
+.PHONY: all check check-fast check-kernel demo install uninstall clean shellcheck
+
+all: fwload
+
+fwload: fwload.c
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ fwload.c
+
+# Test builds: a dynamically linked fwload, and a write()/sendfile() fault
+# injector to LD_PRELOAD into it.
+test/fwload-dyn: fwload.c
+	$(CC) $(WARN) -O2 -g -o $@ fwload.c
+test/fault.so: test/fault.c
+	$(CC) $(WARN) -O2 -fPIC -shared -o $@ test/fault.c -ldl
+
+check: check-fast check-kernel
+
+check-fast: fwload test/fwload-dyn test/fault.so
+	SHELLS="$(SHELLS)" sh test/run-unit
+
+check-kernel: fwload
+	sh test/kernel/run
+
+demo: fwload
+	sh test/kernel/demo.sh
+
+shellcheck:
+	shellcheck -s sh hotplug firmware.agent test/run-unit test/lib.sh test/unit/*.sh test/kernel/*.sh
+
+# Paths in the scripts are the defaults of this Makefile; install rewrites
+# them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR differ.
+SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
+	    -e 's|FWLOAD_CONF:-/etc/fwload.conf}|FWLOAD_CONF:-$(SYSCONFDIR)/fwload.conf}|' \
+	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|'
+
+install: fwload
+	$(INSTALL) -d -m 755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) \
+		$(DESTDIR)$(HOTPLUGDIR)/firmware $(DESTDIR)$(HOTPLUGDIR)/default
+	$(INSTALL) -m 755 fwload $(DESTDIR)$(SBINDIR)/fwload
+	$(SUBST) hotplug >$(DESTDIR)$(SBINDIR)/hotplug
+	chmod 755 $(DESTDIR)$(SBINDIR)/hotplug
+	$(SUBST) firmware.agent >$(DESTDIR)$(LIBEXECDIR)/firmware.agent
+	chmod 755 $(DESTDIR)$(LIBEXECDIR)/firmware.agent
+	ln -sf $(LIBEXECDIR)/firmware.agent $(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
+	[ -e $(DESTDIR)$(SYSCONFDIR)/fwload.conf ] || \
+		$(INSTALL) -m 644 etc/fwload.conf $(DESTDIR)$(SYSCONFDIR)/fwload.conf
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug \
+		$(DESTDIR)$(LIBEXECDIR)/firmware.agent \
+		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
+	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
+		$(DESTDIR)$(HOTPLUGDIR)/default $(DESTDIR)$(HOTPLUGDIR) 2>/dev/null
+	@echo "kept $(DESTDIR)$(SYSCONFDIR)/fwload.conf (your configuration)"
+
+clean:
+	rm -f fwload test/fwload-dyn test/fault.so

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Build the User-Mode Linux test kernel from Debian's linux-source package.
+#
+#   test/kernel/build.sh            build (or reuse) the kernel, print its path
+#   test/kernel/build.sh --deps     install the build dependencies first (apt-get, root)
+#
+# The result is cached in $FWLOAD_CACHE (default ~/.cache/fwload), keyed by the
+# source package version and a digest of the config fragment below, so a
+# second run costs nothing. Progress goes to stderr, the kernel's path to stdout.
+set -eu
+
+pkg=linux-source-6.12
+cache=${FWLOAD_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/fwload}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+say() { printf 'kernel: %s\n' "$*" >&2; }
+die() { printf 'kernel: %s\n' "$*" >&2; exit 1; }
+
+# Options the tests need, on top of ARCH=um defconfig. Each must be =y after
+# olddefconfig, or the build fails: a silently dropped option would turn the
+# whole kernel test layer into a lie.
+options='FW_LOADER FW_LOADER_USER_HELPER TEST_FIRMWARE UEVENT_HELPER HOSTFS
+DEVTMPFS TMPFS BLK_DEV_INITRD MAGIC_SYSRQ'
+
+# Bump when the recipe below changes in a way that changes the kernel.
+recipe=1
+
+if [ "${1:-}" = --deps ]; then
+	missing=
+	for p in "$pkg" build-essential flex bison bc; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+			missing="$missing $p"
+	done
+	if [ -n "$missing" ]; then
+		say "installing build dependencies:$missing"
+		apt-get update >&2
+		# shellcheck disable=SC2086 # a list of package names
+		DEBIAN_FRONTEND=noninteractive apt-get install -y $missing >&2
+	fi
+fi
+
+tarball=$(ls /usr/src/$pkg.tar.* 2>/dev/null | head -n 1)
+[ -n "$tarball" ] || die "/usr/src/$pkg.tar.* not found: apt-get install $pkg (or run with --deps)"
+version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) || version=unknown
+
+key=$(printf '%s\n%s\n%s\n' "$version" "$options" "$recipe" | cksum | cut -d' ' -f1)
+out="$cache/linux-um-$version-$key"
+if [ -x "$out" ]; then
+	printf '%s\n' "$out"
+	exit 0
+fi
+
+mkdir -p "$cache"
+src="$cache/src-$version"
+if [ ! -f "$src/.extracted" ]; then
+	say "extracting $tarball (about 15 s)"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -xf "$tarball" -C "$src.tmp"
+	mv "$src.tmp/$pkg" "$src"
+	rmdir "$src.tmp"
+	: >"$src/.extracted"
+fi
+
+build="$cache/build-$version-$key"
+rm -rf "$build"
+mkdir -p "$build"
+say "configuring ARCH=um defconfig + $(echo $options)"
+make -s -C "$src" O="$build" ARCH=um defconfig >&2
+for opt in $options; do
+	"$src/scripts/config" --file "$build/.config" --enable "$opt"
+done
+make -s -C "$src" O="$build" ARCH=um olddefconfig >&2
+for opt in $options; do
+	grep -qx "CONFIG_$opt=y" "$build/.config" || die "CONFIG_$opt did not survive olddefconfig"
+done
+
+say "building with make -j$jobs (about 4 minutes on 2 cores; once per source version)"
+start=$(date +%s)
+make -C "$src" O="$build" ARCH=um -j"$jobs" linux >"$build/build.log" 2>&1 || {
+	tail -n 40 "$build/build.log" >&2
+	die "build failed, full log: $build/build.log"
+}
+say "built in $(( $(date +%s) - start )) s"
+cp "$build/linux" "$out.tmp"
+mv "$out.tmp" "$out"
+cp "$build/.config" "$out.config"
+rm -rf "$build"
+printf '%s\n' "$out"
