@@ -1,0 +1,53 @@
+# shellcheck shell=sh
+# Helpers for the cases under test/kernel/cases/, which run inside the guest
+# (see guest-cases). Each case is one script; its exit status is the verdict.
+
+TF=/sys/devices/virtual/misc/test_firmware
+FW=/run/fw                      # FIRMWARE_PATH of the guest's fwload.conf
+TRIGGER=/src/test/kernel/fwtrigger
+REL=$(uname -r)
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# mkimage NAME SIZE [DIR]: a random image of SIZE bytes at DIR/NAME.
+mkimage() {
+	mkdir -p "$(dirname "${3:-$FW}/$1")"
+	head -c "$2" /dev/urandom >"${3:-$FW}/$1" || fail "cannot make $1"
+}
+
+# trigger ATTR VALUE: write VALUE to $TF/ATTR; sets $err (errno, 0 for
+# success) and $ms (how long the kernel took to answer).
+trigger() {
+	set -- $("$TRIGGER" "$TF/$1" "$2")
+	err=$1
+	ms=$2
+}
+
+# request NAME [ATTR]: request NAME (trigger_request by default) and insist
+# that the driver got exactly $FW/NAME.
+request() {
+	trigger "${2:-trigger_request}" "$1"
+	[ "$err" = 0 ] || fail "request for $1 failed with errno $err after $ms ms"
+	cmp "$FW/$1" /dev/test_firmware || fail "$1: the driver got a different image"
+	echo "ok: $1 ($(wc -c <"$FW/$1") bytes) loaded in $ms ms"
+}
+
+# request_fails NAME ERRNO [ATTR]: the request must fail with ERRNO.
+request_fails() {
+	trigger "${3:-trigger_request}" "$1"
+	[ "$err" = "$2" ] || fail "request for '$1': errno $err after $ms ms, want $2"
+	echo "ok: '$1' failed with errno $err in $ms ms"
+}
+
+# kmsg PATTERN: the kernel log has a line matching PATTERN (grep -E).
+kmsg() {
+	dmesg | grep -E "$1" >/dev/null || fail "no kernel log line matches: $1"
+}
+
+# conf LINE...: replace /etc/fwload.conf.
+conf() {
+	printf '%s\n' "$@" >/etc/fwload.conf
+}
