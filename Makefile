@@ -23,6 +23,8 @@ WARN    = -std=c11 -Wall -Wextra -Werror
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
+CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger
+
 .DELETE_ON_ERROR:
 .PHONY: all check check-fast check-kernel demo install uninstall clean shellcheck
 
@@ -38,19 +40,35 @@ test/fwload-dyn: fwload.c
 test/fault.so: test/fault.c
 	$(CC) $(WARN) -O2 -fPIC -shared -o $@ test/fault.c -ldl
 
-check: check-fast check-kernel
+test/kernel/fwtrigger: test/kernel/fwtrigger.c
+	$(CC) $(WARN) -O2 -static -o $@ test/kernel/fwtrigger.c
 
-check-fast: fwload test/fwload-dyn test/fault.so
+# The test targets first install what they need (test/deps.sh: apt-get,
+# as root), then build, then run.
+check:
+	sh test/deps.sh all
+	$(MAKE) $(CHECK_BIN)
+	SHELLS="$(SHELLS)" sh test/check
+
+check-fast:
+	sh test/deps.sh fast
+	$(MAKE) fwload test/fwload-dyn test/fault.so
 	SHELLS="$(SHELLS)" sh test/run-unit
 
-check-kernel: fwload
+check-kernel:
+	sh test/deps.sh kernel
+	$(MAKE) fwload test/kernel/fwtrigger
 	sh test/kernel/run
 
-demo: fwload
+demo:
+	sh test/deps.sh kernel
+	$(MAKE) fwload test/kernel/fwtrigger
 	sh test/kernel/demo.sh
 
 shellcheck:
-	shellcheck -s sh hotplug firmware.agent test/run-unit test/lib.sh test/unit/*.sh test/kernel/*.sh
+	shellcheck -s sh hotplug firmware.agent test/check test/deps.sh test/run-unit test/lib.sh \
+		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
+		test/kernel/cases/*.sh
 
 # Paths in the scripts are the defaults of this Makefile; install rewrites
 # them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR differ.
@@ -79,4 +97,4 @@ uninstall:
 	@echo "kept $(DESTDIR)$(SYSCONFDIR)/fwload.conf (your configuration)"
 
 clean:
-	rm -f fwload test/fwload-dyn test/fault.so
+	rm -f $(CHECK_BIN)

@@ -39,7 +39,10 @@ if [ "${1:-}" = --deps ]; then
 	fi
 fi
 
-tarball=$(ls /usr/src/$pkg.tar.* 2>/dev/null | head -n 1)
+tarball=
+for f in /usr/src/"$pkg".tar.*; do
+	[ -f "$f" ] && tarball=$f && break
+done
 [ -n "$tarball" ] || die "/usr/src/$pkg.tar.* not found: apt-get install $pkg (or run with --deps)"
 version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) || version=unknown
 
@@ -65,7 +68,8 @@ fi
 build="$cache/build-$version-$key"
 rm -rf "$build"
 mkdir -p "$build"
-say "configuring ARCH=um defconfig + $(echo $options)"
+# shellcheck disable=SC2086 # the option list, one line
+say "configuring ARCH=um defconfig +" $options
 make -s -C "$src" O="$build" ARCH=um defconfig >&2
 for opt in $options; do
 	"$src/scripts/config" --file "$build/.config" --enable "$opt"

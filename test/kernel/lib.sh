@@ -5,6 +5,7 @@
 TF=/sys/devices/virtual/misc/test_firmware
 FW=/run/fw                      # FIRMWARE_PATH of the guest's fwload.conf
 TRIGGER=/src/test/kernel/fwtrigger
+# shellcheck disable=SC2034 # for the cases
 REL=$(uname -r)
 
 fail() {
@@ -21,9 +22,9 @@ mkimage() {
 # trigger ATTR VALUE: write VALUE to $TF/ATTR; sets $err (errno, 0 for
 # success) and $ms (how long the kernel took to answer).
 trigger() {
-	set -- $("$TRIGGER" "$TF/$1" "$2")
-	err=$1
-	ms=$2
+	out=$("$TRIGGER" "$TF/$1" "$2")
+	err=${out% *}
+	ms=${out#* }
 }
 
 # request NAME [ATTR]: request NAME (trigger_request by default) and insist

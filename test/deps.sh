@@ -1,0 +1,32 @@
+#!/bin/sh
+# deps.sh [fast|kernel|all] - install what the tests and the demo need.
+#
+# Debian packages only. Installs the missing ones with apt-get when run as
+# root; otherwise names them and fails.
+set -eu
+what=${1:-all}
+fast='gcc make libc6-dev dash busybox-static shellcheck'
+kernel='linux-source-6.12 build-essential flex bison bc busybox-static xz-utils'
+case $what in
+fast) want=$fast ;;
+kernel) want="gcc make libc6-dev $kernel" ;;
+all) want="$fast $kernel" ;;
+*) echo "usage: deps.sh [fast|kernel|all]" >&2; exit 100 ;;
+esac
+
+missing=
+for p in $want; do
+	case " $missing " in *" $p "*) continue ;; esac
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing="$missing $p"
+done
+[ -n "$missing" ] || exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: missing Debian packages:$missing" >&2
+	echo "deps.sh: run as root, or: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+apt-get update >&2
+# shellcheck disable=SC2086 # a list of package names
+DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >&2
