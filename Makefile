@@ -17,8 +17,8 @@ DESTDIR    ?=
 CROSS_COMPILE ?=
 CC      = $(CROSS_COMPILE)gcc
 STRIP  ?= $(CROSS_COMPILE)strip
-CFLAGS  ?= -Os
-LDFLAGS ?= -static
+CFLAGS  ?= -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
+LDFLAGS ?= -static -Wl,--gc-sections -Wl,-z,noseparate-code -Wl,-z,norelro
 WARN    = -std=c11 -Wall -Wextra -Werror
 INSTALL ?= install
 SHELLS  ?= dash busybox

@@ -25,12 +25,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/un.h>
 
 enum {
 	EX_LOADED = 0,
@@ -92,6 +93,7 @@ static void add_num(struct line *l, uint64_t v)
 }
 
 static int write_all(int fd, const char *p, size_t n);
+static void send_syslog(const struct line *l, int failure);
 
 /* One outcome line: to stderr (failures, or with -v), and to the log. */
 static void say(struct line *l, int failure)
@@ -121,10 +123,26 @@ static void say(struct line *l, int failure)
 			close(fd);
 		}
 	} else if (opt.log == TO_SYSLOG) {
-		openlog("fwload", LOG_PID, LOG_DAEMON);
-		syslog(failure ? LOG_ERR : LOG_INFO, "%s", l->buf);
-		closelog();
+		send_syslog(l, failure);
 	}
+}
+
+/* One datagram to /dev/log, daemon facility, without syslog(3): the
+ * daemon stamps the time, and libc's syslog would pull in stdio. */
+static void send_syslog(const struct line *l, int failure)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
+	struct line m = { .len = 0 };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return;
+	add(&m, failure ? "<27>fwload[" : "<30>fwload[");  /* daemon.err, daemon.info */
+	add_num(&m, (uint64_t)getpid());
+	add(&m, "]: ");
+	add(&m, l->buf);
+	(void)!sendto(fd, m.buf, m.len, MSG_NOSIGNAL, (struct sockaddr *)&sa, sizeof(sa));
+	close(fd);
 }
 
 /* "NAME: what PATH: strerror" */
@@ -276,9 +294,9 @@ static int unsupported(int err)
 static int64_t copy(int img, int data, int64_t size, int *src_err)
 {
 	int64_t done = 0;
+	static char buf[256 * 1024];
 	long page = sysconf(_SC_PAGESIZE);
-	size_t bufsize = (size_t)(page > 0 ? page : 4096) * 16;
-	char *buf = NULL;
+	size_t bufsize = page > 0 && (size_t)page * 16 <= sizeof(buf) ? (size_t)page * 16 : sizeof(buf);
 	int use_sendfile = size > 0, use_splice = size < 0;
 
 	*src_err = 0;
@@ -339,9 +357,6 @@ static int64_t copy(int img, int data, int64_t size, int *src_err)
 		return -1;  /* ambiguous side; the caller reports data */
 	}
 
-	buf = malloc(bufsize);
-	if (!buf)
-		return -1;
 	for (;;) {
 		ssize_t r;
 
@@ -352,7 +367,7 @@ static int64_t copy(int img, int data, int64_t size, int *src_err)
 			if (errno == EINTR)
 				continue;
 			*src_err = 1;
-			goto err;
+			return -1;
 		}
 		if (r == 0)
 			break;
@@ -361,13 +376,12 @@ static int64_t copy(int img, int data, int64_t size, int *src_err)
 		if (write_all(data, buf, (size_t)r) < 0) {
 			if (stop_signal)
 				goto interrupted;
-			goto err;
+			return -1;
 		}
 		done += r;
 		if (size > 0 && done == size)
 			break;
 	}
-	free(buf);
 	if (size > 0 && done < size) {
 		*src_err = 1;
 		errno = ENODATA;
@@ -377,8 +391,6 @@ static int64_t copy(int img, int data, int64_t size, int *src_err)
 
 interrupted:
 	errno = EINTR;
-err:
-	free(buf);
 	return -1;
 }
 
@@ -544,29 +556,62 @@ out:
 
 static int has_dotdot(const char *p)
 {
-	for (const char *s = p; (s = strstr(s, "..")) != NULL; s += 2)
-		if ((s == p || s[-1] == '/') && (s[2] == '\0' || s[2] == '/'))
+	for (const char *s = p; *s; s++)
+		if (s[0] == '.' && s[1] == '.' && (s == p || s[-1] == '/') && (s[2] == '\0' || s[2] == '/'))
 			return 1;
 	return 0;
 }
 
+/* Whole seconds, 0 to 86400, or -1. */
 static long parse_seconds(const char *s)
 {
-	char *end;
-	long v;
+	long v = 0;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > 86400)
+	if (!*s)
 		return -1;
-	return v;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > 86400)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	return v <= 86400 ? v : -1;
+}
+
+static void set_option(char o, const char *val)
+{
+	switch (o) {
+	case 's':
+		opt.sysfs = val;
+		break;
+	case 't':
+		opt.wait_s = parse_seconds(val);
+		if (opt.wait_s < 0)
+			usage("-t wants whole seconds, 0 to 86400");
+		break;
+	case 'n':
+		opt.name = val;
+		break;
+	case 'l':
+		if (strcmp(val, "kmsg") == 0)
+			opt.log = TO_KMSG;
+		else if (strcmp(val, "syslog") == 0)
+			opt.log = TO_SYSLOG;
+		else if (strcmp(val, "none") == 0)
+			opt.log = TO_NONE;
+		else if (val[0] == '/') {
+			opt.log = TO_FILE;
+			opt.log_file = val;
+		} else
+			usage("-l wants kmsg, syslog, none or /FILE");
+		break;
+	}
 }
 
 int main(int argc, char **argv)
 {
 	struct sigaction sa;
 	const char *env;
-	int c, cancel = 0;
+	int i, cancel = 0;
 
 	sanitize_fds();
 	clock_gettime(CLOCK_MONOTONIC, &opt.start);
@@ -577,7 +622,8 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 
 	env = getenv("SYSFS");
 	opt.sysfs = env && *env ? env : "/sys";
@@ -587,44 +633,31 @@ int main(int argc, char **argv)
 	if (env && *env && parse_seconds(env) > 0)
 		opt.wait_s = parse_seconds(env);
 
-	while ((c = getopt(argc, argv, "cs:t:n:l:v")) != -1) {
-		switch (c) {
-		case 'c':
-			cancel = 1;
+	/* Options first, getopt style (-v -c, -sDIR or -s DIR, --), without
+	 * getopt(3), whose messages would pull stdio into a static binary. */
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *a = argv[i] + 1, *val;
+
+		if (strcmp(a, "-") == 0) {
+			i++;
 			break;
-		case 's':
-			opt.sysfs = optarg;
+		}
+		for (; *a; a++) {
+			if (*a == 'c' || *a == 'v') {
+				*(*a == 'c' ? &cancel : &opt.verbose) = 1;
+				continue;
+			}
+			if (!strchr("stnl", *a))
+				usage("unknown option");
+			val = a[1] ? a + 1 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!val)
+				usage("option wants a value");
+			set_option(*a, val);
 			break;
-		case 't':
-			opt.wait_s = parse_seconds(optarg);
-			if (opt.wait_s < 0)
-				usage("-t wants whole seconds, 0 to 86400");
-			break;
-		case 'n':
-			opt.name = optarg;
-			break;
-		case 'l':
-			if (strcmp(optarg, "kmsg") == 0)
-				opt.log = TO_KMSG;
-			else if (strcmp(optarg, "syslog") == 0)
-				opt.log = TO_SYSLOG;
-			else if (strcmp(optarg, "none") == 0)
-				opt.log = TO_NONE;
-			else if (optarg[0] == '/') {
-				opt.log = TO_FILE;
-				opt.log_file = optarg;
-			} else
-				usage("-l wants kmsg, syslog, none or /FILE");
-			break;
-		case 'v':
-			opt.verbose = 1;
-			break;
-		default:
-			usage(NULL);
 		}
 	}
-	argc -= optind;
-	argv += optind;
+	argc -= i;
+	argv += i;
 	if (argc != (cancel ? 1 : 2))
 		usage(cancel ? "-c takes DEVPATH only" : "want DEVPATH and FILE (or -)");
 	opt.devpath = argv[0];
