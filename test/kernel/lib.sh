@@ -52,3 +52,23 @@ kmsg() {
 conf() {
 	printf '%s\n' "$@" >/etc/fwload.conf
 }
+
+# custom_request NAME: start a custom-fallback request for NAME (no uevent,
+# no timeout: only we can end it) in the background, wait for its sysfs
+# directory, and set $dev to its DEVPATH. `custom_result` waits for the
+# request to end and sets $err and $ms.
+custom_request() {
+	dev=/devices/virtual/misc/test_firmware/$(printf %s "$1" | tr / !)
+	"$TRIGGER" "$TF/trigger_custom_fallback" "$1" >/run/custom.out &
+	custom_pid=$!
+	i=0
+	until [ -e "/sys$dev/loading" ]; do
+		i=$((i + 1))
+		[ $i -lt 500 ] || fail "the custom fallback request for $1 did not appear"
+		sleep 0.01
+	done
+}
+custom_result() {
+	wait "$custom_pid"
+	read -r err ms </run/custom.out
+}

@@ -7,18 +7,10 @@
 mkimage fwload-test-escape.bin 100 /run
 request_fails ../fwload-test-escape.bin 22
 
-dev=/devices/virtual/misc/test_firmware/fwload-test-custom.bin
-"$TRIGGER" "$TF/trigger_custom_fallback" fwload-test-custom.bin >/run/custom.out &
-i=0
-until [ -e "/sys$dev/loading" ]; do
-	i=$((i + 1))
-	[ $i -lt 500 ] || fail "the custom fallback request did not appear"
-	sleep 0.01
-done
+custom_request fwload-test-custom.bin
 env -i ACTION=add SUBSYSTEM=firmware DEVPATH="$dev" FIRMWARE=../fwload-test-escape.bin \
 	TIMEOUT=60 ASYNC=1 HOME=/ PATH=/sbin:/bin:/usr/sbin:/usr/bin /sbin/hotplug firmware
-wait
-read -r err ms </run/custom.out
+custom_result
 [ "$err" = 19 ] || fail "custom fallback request ended with errno $err, want ENODEV (19, test_firmware's code for a failed custom request)"
 kmsg "fwload: bad FIRMWARE name \('..' component\) for $dev; request cancelled"
 echo "ok: forged '..' event refused, request cancelled"
