@@ -24,9 +24,10 @@ INSTALL ?= install
 SHELLS  ?= dash busybox
 
 CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger
+FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
-.PHONY: all check check-fast check-kernel demo install uninstall clean shellcheck
+.PHONY: all check check-fast check-kernel demo fuzz install uninstall clean shellcheck
 
 all: fwload
 
@@ -57,7 +58,7 @@ check-fast:
 
 check-kernel:
 	sh test/deps.sh kernel
-	$(MAKE) fwload test/kernel/fwtrigger
+	$(MAKE) fwload test/kernel/fwtrigger test/fwload-dyn test/fault.so
 	sh test/kernel/run
 
 demo:
@@ -65,10 +66,20 @@ demo:
 	$(MAKE) fwload test/kernel/fwtrigger
 	sh test/kernel/demo.sh
 
+# Bounded fuzzing: FUZZ_SECONDS of libFuzzer on fwload, FUZZ_COUNT generated
+# environments for the agent (test/fuzz/run).
+fuzz:
+	sh test/deps.sh fuzz
+	$(MAKE) fwload test/fuzz/fwload_args
+	sh test/fuzz/run
+
+test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c
+	clang -std=c11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -o $@ test/fuzz/fwload_args.c
+
 shellcheck:
 	shellcheck -s sh hotplug firmware.agent test/check test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
-		test/kernel/cases/*.sh
+		test/kernel/cases/*.sh test/fuzz/run test/fuzz/agent-env.sh
 
 # Paths in the scripts are the defaults of this Makefile; install rewrites
 # them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR differ.
@@ -97,4 +108,4 @@ uninstall:
 	@echo "kept $(DESTDIR)$(SYSCONFDIR)/fwload.conf (your configuration)"
 
 clean:
-	rm -f $(CHECK_BIN)
+	rm -f $(CHECK_BIN) $(FUZZ_BIN)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# deps.sh [fast|kernel|all] - install what the tests and the demo need.
+# deps.sh [fast|kernel|fuzz|all] - install what the tests and the demo need.
 #
 # Debian packages only. Installs the missing ones with apt-get when run as
 # root; otherwise names them and fails.
@@ -7,11 +7,13 @@ set -eu
 what=${1:-all}
 fast='gcc make libc6-dev dash busybox-static shellcheck'
 kernel='linux-source-6.12 build-essential flex bison bc busybox-static xz-utils'
+fuzz='clang libclang-rt-14-dev dash busybox-static'
 case $what in
+fuzz) want=$fuzz ;;
 fast) want=$fast ;;
 kernel) want="gcc make libc6-dev $kernel" ;;
 all) want="$fast $kernel" ;;
-*) echo "usage: deps.sh [fast|kernel|all]" >&2; exit 100 ;;
+*) echo "usage: deps.sh [fast|kernel|fuzz|all]" >&2; exit 100 ;;
 esac
 
 missing=

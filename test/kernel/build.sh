@@ -23,7 +23,9 @@ options='FW_LOADER FW_LOADER_USER_HELPER TEST_FIRMWARE UEVENT_HELPER HOSTFS
 DEVTMPFS TMPFS BLK_DEV_INITRD MAGIC_SYSRQ'
 
 # Bump when the recipe below changes in a way that changes the kernel.
-recipe=1
+recipe=2
+# Our own test driver (many concurrent requests), built in.
+driver="$(cd "$(dirname "$0")" && pwd)/driver/fwload_stress.c"
 
 if [ "${1:-}" = --deps ]; then
 	missing=
@@ -46,7 +48,8 @@ done
 [ -n "$tarball" ] || die "/usr/src/$pkg.tar.* not found: apt-get install $pkg (or run with --deps)"
 version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) || version=unknown
 
-key=$(printf '%s\n%s\n%s\n' "$version" "$options" "$recipe" | cksum | cut -d' ' -f1)
+key=$(printf '%s\n%s\n%s\n%s\n' "$version" "$options" "$recipe" "$(cksum <"$driver")" |
+	cksum | cut -d' ' -f1)
 out="$cache/linux-um-$version-$key"
 if [ -x "$out" ]; then
 	printf '%s\n' "$out"
@@ -65,8 +68,15 @@ if [ ! -f "$src/.extracted" ]; then
 	: >"$src/.extracted"
 fi
 
-build="$cache/build-$version-$key"
-rm -rf "$build"
+# The driver is built into the kernel: copied into the extracted tree, with
+# one line in lib/Makefile.
+cp "$driver" "$src/lib/fwload_stress.c"
+grep -q '^obj-y += fwload_stress.o$' "$src/lib/Makefile" ||
+	printf '\n# fwload tests\nobj-y += fwload_stress.o\n' >>"$src/lib/Makefile"
+
+# One build tree per source version, kept: a change to the driver or the
+# options rebuilds only what it touches.
+build="$cache/build-$version"
 mkdir -p "$build"
 # shellcheck disable=SC2086 # the option list, one line
 say "configuring ARCH=um defconfig +" $options
@@ -89,5 +99,4 @@ say "built in $(( $(date +%s) - start )) s"
 cp "$build/linux" "$out.tmp"
 mv "$out.tmp" "$out"
 cp "$build/.config" "$out.config"
-rm -rf "$build"
 printf '%s\n' "$out"

@@ -22,7 +22,10 @@ mkimage() {
 # trigger ATTR VALUE: write VALUE to $TF/ATTR; sets $err (errno, 0 for
 # success) and $ms (how long the kernel took to answer).
 trigger() {
-	out=$("$TRIGGER" "$TF/$1" "$2")
+	trigger_at "$TF/$1" "$2"
+}
+trigger_at() {
+	out=$("$TRIGGER" "$1" "$2")
 	err=${out% *}
 	ms=${out#* }
 }

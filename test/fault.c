@@ -1,0 +1,350 @@
+/*
+ * fault.so - LD_PRELOAD fault injector for test/fwload-dyn.
+ *
+ * Faults apply only to the request's "data" file (an fd whose /proc/self/fd
+ * link ends in "/data") and to the image (the fd whose link is the file
+ * named by FAULT_IMAGE, or fd 0 when FAULT_IMAGE is "-"). Every other fd
+ * (loading, the log, stderr) is left alone. Environment, all optional:
+ *
+ *   FAULT_SHORT=N        a write/sendfile/splice on data moves at most N bytes
+ *   FAULT_EINTR=K        every K-th call on data fails with EINTR (K >= 2)
+ *   FAULT_SLOW=US        sleep US microseconds before each call on data
+ *   FAULT_EIO_AT=B       calls on data fail with EIO once B bytes went to it
+ *   FAULT_ENODEV_AT=B    same with ENODEV (the request went away)
+ *   FAULT_NO_SENDFILE=1  sendfile() fails with EINVAL (read/write fallback)
+ *   FAULT_NO_SPLICE=1    splice() fails with EINVAL (read/write fallback)
+ *   FAULT_READ_EIO_AT=B  reads of the image (read, pread, sendfile) fail with
+ *                        EIO once B bytes were read from it
+ *   FAULT_READ_EINTR=K   every K-th read() of the image fails with EINTR
+ *   FAULT_TRUNCATE_AT=B  when B bytes went to data, truncate the image to B
+ *   FAULT_APPEND_AT=B    when B bytes went to data, append to the image
+ *   FAULT_REWRITE_AT=B   when B bytes went to data, overwrite the image's
+ *                        first byte in place (same size, new mtime)
+ *   FAULT_STATS=FILE     at exit, write the count of calls on data per
+ *                        primitive ("sendfile N", "splice N", "write N")
+ *
+ * A threshold is met exactly: the call that would cross it is cut short.
+ */
+#define _GNU_SOURCE
+#undef _FILE_OFFSET_BITS  /* define pread and pread64 as themselves, not aliases */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/sendfile.h>
+#include <sys/types.h>
+
+enum kind { OTHER, DATA, IMAGE };
+
+static ssize_t (*real_write)(int, const void *, size_t);
+static ssize_t (*real_read)(int, void *, size_t);
+static ssize_t (*real_pread)(int, void *, size_t, off_t);
+static ssize_t (*real_pread64)(int, void *, size_t, off64_t);
+static ssize_t (*real_sendfile)(int, int, off_t *, size_t);
+static ssize_t (*real_sendfile64)(int, int, off64_t *, size_t);
+static ssize_t (*real_splice)(int, loff_t *, int, loff_t *, size_t, unsigned int);
+
+static struct {
+	int ready;
+	long long short_n, eintr_k, slow_us, eio_at, enodev_at, read_eio_at, read_eintr_k;
+	long long truncate_at, append_at, rewrite_at;
+	int no_sendfile, no_splice;
+	char image[PATH_MAX];   /* canonical path, "-" for fd 0, "" for none */
+	const char *stats;
+} cf;
+
+static long long data_bytes, image_bytes, data_calls, image_reads;
+static long long n_sendfile, n_splice, n_write;
+static int truncated, appended, rewritten;
+
+static long long num(const char *name, long long dflt)
+{
+	const char *s = getenv(name);
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return dflt;
+	v = strtoll(s, &end, 10);
+	return *end ? dflt : v;
+}
+
+static void init(void)
+{
+	const char *img;
+
+	if (cf.ready)
+		return;
+	real_write = (ssize_t (*)(int, const void *, size_t))dlsym(RTLD_NEXT, "write");
+	real_read = (ssize_t (*)(int, void *, size_t))dlsym(RTLD_NEXT, "read");
+	real_pread = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+	real_pread64 = (ssize_t (*)(int, void *, size_t, off64_t))dlsym(RTLD_NEXT, "pread64");
+	real_sendfile = (ssize_t (*)(int, int, off_t *, size_t))dlsym(RTLD_NEXT, "sendfile");
+	real_sendfile64 = (ssize_t (*)(int, int, off64_t *, size_t))dlsym(RTLD_NEXT, "sendfile64");
+	real_splice = (ssize_t (*)(int, loff_t *, int, loff_t *, size_t, unsigned int))
+		dlsym(RTLD_NEXT, "splice");
+	cf.short_n = num("FAULT_SHORT", 0);
+	cf.eintr_k = num("FAULT_EINTR", 0);
+	cf.slow_us = num("FAULT_SLOW", 0);
+	cf.eio_at = num("FAULT_EIO_AT", -1);
+	cf.enodev_at = num("FAULT_ENODEV_AT", -1);
+	cf.read_eio_at = num("FAULT_READ_EIO_AT", -1);
+	cf.read_eintr_k = num("FAULT_READ_EINTR", 0);
+	cf.truncate_at = num("FAULT_TRUNCATE_AT", -1);
+	cf.append_at = num("FAULT_APPEND_AT", -1);
+	cf.rewrite_at = num("FAULT_REWRITE_AT", -1);
+	cf.no_sendfile = num("FAULT_NO_SENDFILE", 0) != 0;
+	cf.no_splice = num("FAULT_NO_SPLICE", 0) != 0;
+	cf.stats = getenv("FAULT_STATS");
+	img = getenv("FAULT_IMAGE");
+	if (img && strcmp(img, "-") == 0)
+		strcpy(cf.image, "-");
+	else if (img && *img && !realpath(img, cf.image))
+		cf.image[0] = '\0';
+	cf.ready = 1;
+}
+
+static enum kind kind(int fd)
+{
+	char proc[64], link[PATH_MAX];
+	ssize_t n;
+
+	init();
+	if (fd == 0 && strcmp(cf.image, "-") == 0)
+		return IMAGE;
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	n = readlink(proc, link, sizeof(link) - 1);
+	if (n < 0)
+		return OTHER;
+	link[n] = '\0';
+	if (n >= 5 && strcmp(link + n - 5, "/data") == 0)
+		return DATA;
+	if (cf.image[0] == '/' && strcmp(link, cf.image) == 0)
+		return IMAGE;
+	return OTHER;
+}
+
+/* Cut *n so that a byte counter at `done` stops exactly at threshold `at`. */
+static void cut(size_t *n, long long done, long long at)
+{
+	if (at >= 0 && done < at && (long long)*n > at - done)
+		*n = (size_t)(at - done);
+}
+
+/* Before a call on data: 0 to go ahead with *n bytes, or -1 and errno. */
+static int data_gate(size_t *n)
+{
+	data_calls++;
+	if (cf.slow_us > 0) {
+		struct timespec ts = { .tv_sec = cf.slow_us / 1000000,
+				       .tv_nsec = (cf.slow_us % 1000000) * 1000 };
+		nanosleep(&ts, NULL);
+	}
+	if (cf.eintr_k > 1 && data_calls % cf.eintr_k == 0) {
+		errno = EINTR;
+		return -1;
+	}
+	if (cf.eio_at >= 0 && data_bytes >= cf.eio_at) {
+		errno = EIO;
+		return -1;
+	}
+	if (cf.enodev_at >= 0 && data_bytes >= cf.enodev_at) {
+		errno = ENODEV;
+		return -1;
+	}
+	if (cf.short_n > 0 && (long long)*n > cf.short_n)
+		*n = (size_t)cf.short_n;
+	cut(n, data_bytes, cf.eio_at);
+	cut(n, data_bytes, cf.enodev_at);
+	cut(n, data_bytes, cf.truncate_at);
+	cut(n, data_bytes, cf.append_at);
+	cut(n, data_bytes, cf.rewrite_at);
+	return 0;
+}
+
+/* After a call on data moved r bytes: change the image if it is time. */
+static void data_done(ssize_t r)
+{
+	int fd;
+
+	if (r <= 0)
+		return;
+	data_bytes += r;
+	if (cf.image[0] != '/')
+		return;
+	if (!truncated && cf.truncate_at >= 0 && data_bytes >= cf.truncate_at) {
+		truncated = 1;
+		(void)!truncate(cf.image, (off_t)cf.truncate_at);
+	}
+	if (!appended && cf.append_at >= 0 && data_bytes >= cf.append_at) {
+		appended = 1;
+		fd = open(cf.image, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (fd >= 0) {
+			(void)!real_write(fd, "grown", 5);
+			close(fd);
+		}
+	}
+	if (!rewritten && cf.rewrite_at >= 0 && data_bytes >= cf.rewrite_at) {
+		char c;
+
+		rewritten = 1;
+		fd = open(cf.image, O_RDWR | O_CLOEXEC);
+		if (fd >= 0) {
+			if (real_pread(fd, &c, 1, 0) == 1) {
+				c = (char)~c;
+				(void)!pwrite(fd, &c, 1, 0);
+			}
+			close(fd);
+		}
+	}
+}
+
+/* Before a read of the image: 0 to go ahead with *n bytes, or -1 and errno. */
+static int image_gate(size_t *n, int eintr)
+{
+	image_reads++;
+	if (eintr && cf.read_eintr_k > 1 && image_reads % cf.read_eintr_k == 0) {
+		errno = EINTR;
+		return -1;
+	}
+	if (cf.read_eio_at >= 0 && image_bytes >= cf.read_eio_at) {
+		errno = EIO;
+		return -1;
+	}
+	cut(n, image_bytes, cf.read_eio_at);
+	return 0;
+}
+
+static void image_done(ssize_t r)
+{
+	if (r > 0)
+		image_bytes += r;
+}
+
+ssize_t write(int fd, const void *buf, size_t n)
+{
+	ssize_t r;
+
+	if (kind(fd) != DATA)
+		return real_write(fd, buf, n);
+	n_write++;
+	if (data_gate(&n) < 0)
+		return -1;
+	r = real_write(fd, buf, n);
+	data_done(r);
+	return r;
+}
+
+ssize_t read(int fd, void *buf, size_t n)
+{
+	ssize_t r;
+
+	if (kind(fd) != IMAGE)
+		return real_read(fd, buf, n);
+	if (image_gate(&n, 1) < 0)
+		return -1;
+	r = real_read(fd, buf, n);
+	image_done(r);
+	return r;
+}
+
+ssize_t pread(int fd, void *buf, size_t n, off_t off)
+{
+	ssize_t r;
+
+	if (kind(fd) != IMAGE)
+		return real_pread(fd, buf, n, off);
+	if (image_gate(&n, 0) < 0)
+		return -1;
+	r = real_pread(fd, buf, n, off);
+	image_done(r);
+	return r;
+}
+
+ssize_t pread64(int fd, void *buf, size_t n, off64_t off)
+{
+	ssize_t r;
+
+	if (kind(fd) != IMAGE)
+		return real_pread64(fd, buf, n, off);
+	if (image_gate(&n, 0) < 0)
+		return -1;
+	r = real_pread64(fd, buf, n, off);
+	image_done(r);
+	return r;
+}
+
+/* Both sendfile symbols share this; off is an off_t or off64_t pointer. */
+static ssize_t fault_sendfile(int out, int in, void *off, size_t n, int is64)
+{
+	ssize_t r;
+	int to_data = kind(out) == DATA, from_image = kind(in) == IMAGE;
+
+	if (to_data) {
+		n_sendfile++;
+		if (cf.no_sendfile) {
+			errno = EINVAL;
+			return -1;
+		}
+		if (data_gate(&n) < 0)
+			return -1;
+	}
+	if (from_image && image_gate(&n, 0) < 0)
+		return -1;
+	r = is64 ? real_sendfile64(out, in, off, n) : real_sendfile(out, in, off, n);
+	if (from_image)
+		image_done(r);
+	if (to_data)
+		data_done(r);
+	return r;
+}
+
+ssize_t sendfile(int out, int in, off_t *off, size_t n)
+{
+	return fault_sendfile(out, in, off, n, 0);
+}
+
+ssize_t sendfile64(int out, int in, off64_t *off, size_t n)
+{
+	return fault_sendfile(out, in, off, n, 1);
+}
+
+ssize_t splice(int in, loff_t *off_in, int out, loff_t *off_out, size_t n, unsigned int flags)
+{
+	ssize_t r;
+
+	if (kind(out) != DATA)
+		return real_splice(in, off_in, out, off_out, n, flags);
+	n_splice++;
+	if (cf.no_splice) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (data_gate(&n) < 0)
+		return -1;
+	r = real_splice(in, off_in, out, off_out, n, flags);
+	data_done(r);
+	return r;
+}
+
+__attribute__((destructor)) static void stats(void)
+{
+	char buf[128];
+	int fd, len;
+
+	init();
+	if (!cf.stats || !*cf.stats)
+		return;
+	len = snprintf(buf, sizeof(buf), "sendfile %lld\nsplice %lld\nwrite %lld\n",
+		       n_sendfile, n_splice, n_write);
+	fd = open(cf.stats, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		(void)!real_write(fd, buf, (size_t)len);
+		close(fd);
+	}
+}

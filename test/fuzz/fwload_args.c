@@ -1,0 +1,154 @@
+/*
+ * libFuzzer harness for fwload's argument handling and request protocol.
+ *
+ * The input is split at NUL bytes into argv[1..]. fwload runs in-process
+ * against a fake sysfs (regular files) in a private temp dir, which is also
+ * the cwd, so "img" and "empty" name an image and an empty file. After each
+ * run the invariants of the protocol are checked, and a violation aborts:
+ *
+ *   status 0     loading holds "10" and data is exactly the image
+ *   status 1     loading holds "-1"
+ *   status 2, 3  loading is empty (refused before "1") or ends in "-1"
+ *   status 100   loading was not touched
+ *   status 111   loading was not touched
+ *
+ * -s (another sysfs root) is not fuzzed: it could point fwload at files
+ * outside the temp dir. Sleeps are skipped, so waits cost no time.
+ */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+static jmp_buf fuzz_jmp;
+static int fuzz_status;
+
+static void fuzz_exit(int status)
+{
+	fuzz_status = status;
+	longjmp(fuzz_jmp, 1);
+}
+
+static int fuzz_nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	(void)req;
+	(void)rem;
+	return 0;
+}
+
+#define exit(s) fuzz_exit(s)
+#define nanosleep fuzz_nanosleep
+#define main fwload_main
+#include "../../fwload.c"
+#undef main
+#undef exit
+#undef nanosleep
+
+static char tmpdir[] = "/tmp/fwload-fuzz.XXXXXX";
+static char image[5000];
+
+static void put(const char *path, const void *buf, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || write(fd, buf, n) != (ssize_t)n)
+		abort();
+	close(fd);
+}
+
+static size_t get(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, size);
+	close(fd);
+	return n > 0 ? (size_t)n : 0;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!mkdtemp(tmpdir) || chdir(tmpdir) < 0)
+		abort();
+	mkdir("sys", 0755);
+	mkdir("sys/devices", 0755);
+	mkdir("sys/devices/fw", 0755);
+	for (size_t i = 0; i < sizeof(image); i++)
+		image[i] = (char)(i * 131 + 7);
+	put("img", image, sizeof(image));
+	put("empty", "", 0);
+	setenv("SYSFS", "sys", 1);
+	unsetenv("TIMEOUT");
+	unsetenv("FIRMWARE");
+	/* "-" reads standard input: make it an empty stream, never a tty. */
+	int fd = open("/dev/null", O_RDONLY);
+	if (fd < 0 || dup2(fd, 0) < 0)
+		abort();
+	close(fd);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char buf[4096 + 1], *argv[17], loading[64], *got;
+	size_t n = size < 4096 ? size : 4096, nl, nd;
+	int argc = 1, status;
+
+	memcpy(buf, data, n);
+	buf[n] = '\0';
+	argv[0] = "fwload";
+	for (char *p = buf; p < buf + n + 1 && argc < 16; p += strlen(p) + 1) {
+		if (p[0] == '-' && p[1] != '-' && strchr(p, 's'))
+			return 0;  /* -s: see above */
+		argv[argc++] = p;
+	}
+	argv[argc] = NULL;
+
+	put("sys/devices/fw/loading", "", 0);
+	put("sys/devices/fw/data", "", 0);
+	memset(&opt, 0, sizeof(opt));
+	stop_signal = 0;
+	if (setjmp(fuzz_jmp) == 0)
+		status = fwload_main(argc, argv);
+	else
+		status = fuzz_status;
+
+	nl = get("sys/devices/fw/loading", loading, sizeof(loading) - 1);
+	loading[nl] = '\0';
+	got = malloc(sizeof(image) + 1);
+	nd = got ? get("sys/devices/fw/data", got, sizeof(image) + 1) : 0;
+	switch (status) {
+	case 0:
+		if (strcmp(loading, "10") || nd != sizeof(image) || memcmp(got, image, nd))
+			abort();
+		break;
+	case 1:
+		if (strcmp(loading, "-1"))
+			abort();
+		break;
+	case 2:
+	case 3:
+		if (nl && (nl < 2 || strcmp(loading + nl - 2, "-1")))
+			abort();
+		break;
+	case 100:
+	case 111:
+		if (nl)
+			abort();
+		break;
+	default:
+		abort();
+	}
+	free(got);
+	return 0;
+}

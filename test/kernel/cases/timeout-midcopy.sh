@@ -1,0 +1,31 @@
+# The request times out in the middle of a load: the kernel tears the
+# request down, fwload's next write to data fails (ENODEV), and fwload
+# reports the request gone instead of committing. The driver sees the
+# timeout (ETIMEDOUT, 110). A helper of our own feeds fwload a stream that
+# stalls after 64 KiB, longer than the 2 s timeout.
+. ../lib.sh
+mkimage fwload-test-slow.bin 200000
+cat >/run/slow-helper <<'HELPER'
+#!/bin/sh
+exec </dev/null >/dev/null 2>/run/slow.err
+[ "$1" = firmware ] && [ "$ACTION" = add ] || exit 0
+{ head -c 65536 "/run/fw/$FIRMWARE"; sleep 4; cat "/run/fw/$FIRMWARE"; } |
+	/sbin/fwload -l kmsg "$DEVPATH" -
+echo $? >/run/slow.status
+HELPER
+chmod +x /run/slow-helper
+echo /run/slow-helper >/proc/sys/kernel/hotplug
+echo 2 >/sys/class/firmware/timeout
+trigger trigger_request fwload-test-slow.bin
+echo /sbin/hotplug >/proc/sys/kernel/hotplug
+[ "$err" = 110 ] || fail "want ETIMEDOUT (110), got errno $err after $ms ms"
+i=0
+until [ -s /run/slow.status ] || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+read -r status </run/slow.status || fail "fwload did not finish"
+[ "$status" = 2 ] || fail "fwload exited $status, want 2: $(cat /run/slow.err)"
+grep -q 'request gone (timed out?) while writing /sys/devices/virtual/misc/test_firmware/fwload-test-slow.bin/data: No such device' /run/slow.err ||
+	fail "unexpected message: $(cat /run/slow.err)"
+echo "ok: timed out mid-copy after $ms ms; fwload: $(cat /run/slow.err)"

@@ -1,0 +1,243 @@
+# shellcheck shell=sh
+# Helpers for the fast tests, test/unit/*.sh: no kernel, a fake sysfs tree in
+# a temporary directory. test/run-unit runs each case as
+#   TEST_SH="busybox sh" REPO=/path/to/repo busybox sh test/unit/NAME.sh
+# and every product script runs through $TEST_SH too. A case's exit status
+# is its verdict; fail() says why.
+#
+# The fake request is $SYS$TF/NAME/{loading,data}, two regular files. fwload
+# opens loading once and writes to it in sequence, so loading ends up holding
+# the transcript of the answer: "10" committed, "1-1" aborted after the
+# start, "-1" cancelled (or refused before the start).
+
+: "${REPO:?run the unit tests through test/run-unit}"
+: "${TEST_SH:=sh}"
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/fwload-unit.XXXXXX") || exit 111
+trap 'rm -rf "$T"' EXIT
+trap 'exit 130' HUP INT TERM
+
+SYS=$T/sys                             # SYSFS
+TF=/devices/virtual/misc/test_firmware # test_firmware's device: DEVPATH prefix
+CONF=$T/fwload.conf                    # FWLOAD_CONF
+LOGF=$T/log                            # LOG= in the config, -l for fwload
+HOOKS=$T/hotplug.d                     # HOTPLUG_DIR
+FWLOAD=$REPO/fwload                    # FWLOAD
+KPATH=/sbin:/bin:/usr/sbin:/usr/bin    # the kernel's PATH for helpers
+FWDYN=$REPO/test/fwload-dyn
+FAULT=$REPO/test/fault.so
+mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel"
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+# assert_eq WHAT WANT GOT
+assert_eq() {
+	[ "$2" = "$3" ] || fail "$1: want '$2', got '$3'"
+}
+
+# show FILE: the start of FILE, control characters visible, '$' at each end
+# of line.
+show() {
+	if [ -e "$1" ]; then
+		head -c 300 "$1" | sed -n l | tr '\n' ' '
+	else
+		echo "(no such file)"
+	fi
+}
+
+# file_is FILE TEXT [WHAT]: FILE holds exactly TEXT (no newline added).
+file_is() {
+	printf %s "$2" | cmp -s - "$1" ||
+		fail "${3:-$1}: want '$2', got: $(show "$1")"
+}
+
+# no_file FILE [WHY]: FILE must not exist.
+no_file() {
+	{ [ ! -e "$1" ] && [ ! -L "$1" ]; } || fail "${2:-$1 should not exist}: $(show "$1")"
+}
+
+# ---------------------------------------------------------------------------
+# The fake request and the kernel's environment.
+
+# request NAME [DEVPATH]: a pending request for firmware NAME, as the kernel
+# makes it: empty $SYS$DEVPATH/loading and /data, and the uevent's variables
+# E_* (unset E_X to leave X out of the environment). DEVPATH defaults to
+# test_firmware's, with each '/' of NAME turned into '!'. Sets REQ.
+request() {
+	_rest=$1
+	_dev=
+	while :; do
+		case $_rest in */*) ;; *) break ;; esac
+		_dev=$_dev${_rest%%/*}!
+		_rest=${_rest#*/}
+	done
+	E_ACTION=add
+	E_DEVPATH=${2-$TF/$_dev$_rest}
+	E_SUBSYSTEM=firmware
+	E_FIRMWARE=$1
+	E_TIMEOUT=60
+	E_ASYNC=0
+	E_SEQNUM=$((${E_SEQNUM:-0} + 1))
+	REQ=$SYS$E_DEVPATH
+	{ mkdir -p "$REQ" && : >"$REQ/loading" && : >"$REQ/data"; } ||
+		fail "cannot make the request directory $REQ"
+}
+
+# untouched: the request got no answer and no data.
+untouched() {
+	file_is "$REQ/loading" "" "loading (should be untouched)"
+	file_is "$REQ/data" "" "data (should be untouched)"
+}
+
+# kernel_env COMMAND ARG...: run COMMAND with exactly the environment the
+# kernel gives its helper (the E_* that are set, HOME, PATH), plus the
+# overrides the scripts honour, pointing into the fake tree. A timeout
+# guards against hangs (a FIFO opened by mistake, say).
+kernel_env() {
+	timeout 60 env -i \
+		${E_ACTION+"ACTION=$E_ACTION"} \
+		${E_DEVPATH+"DEVPATH=$E_DEVPATH"} \
+		${E_SUBSYSTEM+"SUBSYSTEM=$E_SUBSYSTEM"} \
+		${E_FIRMWARE+"FIRMWARE=$E_FIRMWARE"} \
+		${E_TIMEOUT+"TIMEOUT=$E_TIMEOUT"} \
+		${E_ASYNC+"ASYNC=$E_ASYNC"} \
+		${E_SEQNUM+"SEQNUM=$E_SEQNUM"} \
+		HOME=/ PATH="$KPATH" \
+		SYSFS="$SYS" FWLOAD_CONF="$CONF" FWLOAD="$FWLOAD" HOTPLUG_DIR="$HOOKS" \
+		PROCFS="$T/proc" \
+		"$@"
+}
+
+# agent ARG...: firmware.agent under the shell being tested.
+agent() {
+	# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")
+	kernel_env $TEST_SH "$REPO/firmware.agent" "$@"
+}
+
+# hotplug ARG...: the multiplexer under the shell being tested.
+hotplug() {
+	# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")
+	kernel_env $TEST_SH "$REPO/hotplug" "$@"
+}
+
+# clean [VAR=VALUE...] COMMAND ARG...: run COMMAND with only HOME, PATH and
+# the given variables (fwload reads SYSFS, FIRMWARE and TIMEOUT), under a
+# timeout.
+clean() {
+	timeout 60 env -i HOME=/ PATH="$KPATH" "$@"
+}
+
+# run COMMAND ARG...: run it with stdout to $T/stdout and stderr to
+# $T/stderr; sets st to its exit status, and returns it (at the end of a
+# pipeline, which runs in a subshell: `... | run CMD; st=$?`).
+run() {
+	"$@" >"$T/stdout" 2>"$T/stderr"
+	st=$?
+	return "$st"
+}
+
+# status_is WANT: the last run's exit status, with its output on failure.
+status_is() {
+	[ "$st" = "$1" ] ||
+		fail "exit status $st, want $1; stdout: $(cat "$T/stdout"); stderr: $(cat "$T/stderr")"
+}
+
+# stderr_is TEXT / stdout_is TEXT: the last run printed exactly TEXT
+# (a trailing newline is implied when TEXT is not empty).
+stderr_is() {
+	_want=$1${1:+
+}
+	file_is "$T/stderr" "$_want" stderr
+}
+stdout_is() {
+	_want=$1${1:+
+}
+	file_is "$T/stdout" "$_want" stdout
+}
+
+# stderr_matches ERE: the last run's stderr is one line, matching ERE.
+stderr_matches() {
+	{ [ "$(wc -l <"$T/stderr")" -eq 1 ] && grep -Eqx -- "$1" "$T/stderr"; } ||
+		fail "stderr should be one line matching '$1', got: $(cat "$T/stderr")"
+}
+
+# ---------------------------------------------------------------------------
+# Configuration, firmware files, logs.
+
+# conf LINE...: write the agent's configuration file.
+conf() {
+	printf '%s\n' "$@" >"$CONF"
+}
+
+# mkfw FILE CONTENT: a firmware file holding CONTENT (directories made).
+mkfw() {
+	{ mkdir -p "$(dirname "$1")" && printf %s "$2" >"$1"; } || fail "cannot make $1"
+}
+
+# mkimage FILE SIZE: SIZE random bytes in FILE.
+mkimage() {
+	{ mkdir -p "$(dirname "$1")" && head -c "$2" /dev/urandom >"$1" &&
+		[ "$(wc -c <"$1")" -eq "$2" ]; } || fail "cannot make $1 ($2 bytes)"
+}
+
+# data_is FILE: the request's data is byte for byte FILE.
+data_is() {
+	cmp -s "$1" "$REQ/data" ||
+		fail "data differs from $1: $(wc -c <"$REQ/data") bytes, want $(wc -c <"$1")"
+}
+
+# log_has LINE: the log file has LINE, exactly, as a whole line.
+log_has() {
+	{ [ -f "$LOGF" ] && grep -Fqx -- "$1" "$LOGF"; } ||
+		fail "no log line '$1'; log: $(cat "$LOGF" 2>/dev/null)"
+}
+
+# log_matches ERE: the log file has a whole line matching ERE.
+log_matches() {
+	{ [ -f "$LOGF" ] && grep -Eqx -- "$1" "$LOGF"; } ||
+		fail "no log line matching '$1'; log: $(cat "$LOGF" 2>/dev/null)"
+}
+
+# loaded_line NAME FILE [DEVPATH]: the ERE of fwload's success line.
+loaded_line() {
+	_n=$(wc -c <"$2")
+	echo "fwload: loaded $(ere "$1") \\($_n bytes, [0-9]+ ms\\) from $(ere "$2") for $(ere "${3-$E_DEVPATH}")"
+}
+
+# ere TEXT: TEXT with the ERE special characters escaped.
+ere() {
+	printf '%s\n' "$1" | sed 's/[][\.*^$+?(){}|]/\\&/g'
+}
+
+# fault_run [VAR=VALUE...] -- FWLOAD-ARG...: test/fwload-dyn with the fault
+# injector and the given FAULT_* settings, under `run`. The injector's call
+# counts go to $T/stats (see stat_is).
+fault_run() {
+	_i=$#
+	while [ "$_i" -gt 0 ]; do
+		_a=$1
+		shift
+		if [ "$_a" = -- ]; then
+			set -- "$@" "$FWDYN"
+		else
+			set -- "$@" "$_a"
+		fi
+		_i=$((_i - 1))
+	done
+	rm -f "$T/stats"
+	run clean LD_PRELOAD="$FAULT" FAULT_STATS="$T/stats" "$@"
+}
+
+# stat_is PRIMITIVE N / stat_ge PRIMITIVE N: the fault injector saw
+# exactly / at least N calls of PRIMITIVE (sendfile, splice, write) on data.
+stat_is() {
+	_got=$(sed -n "s/^$1 //p" "$T/stats" 2>/dev/null)
+	[ "$_got" = "$2" ] || fail "$1 calls on data: '$_got', want $2"
+}
+stat_ge() {
+	_got=$(sed -n "s/^$1 //p" "$T/stats" 2>/dev/null)
+	{ [ -n "$_got" ] && [ "$_got" -ge "$2" ]; } || fail "$1 calls on data: '$_got', want >= $2"
+}

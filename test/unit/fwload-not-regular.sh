@@ -1,0 +1,47 @@
+# An image that is not a non-empty regular file is refused before the start:
+# loading gets just "-1", exit 2, one message. Nothing opens a FIFO.
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+
+mkdir "$T/dir"
+mkfifo "$T/fifo"
+ln -s nowhere "$T/dangling"
+ln -s dir "$T/dirlink"
+: >"$T/empty"
+
+# refused FILE MESSAGE
+refused() {
+	request x.bin
+	rm -f "$LOGF"
+	run clean "$FWLOAD" -s "$SYS" -l "$LOGF" "$E_DEVPATH" "$1"
+	status_is 2
+	file_is "$REQ/loading" -1 "loading for $1"
+	file_is "$REQ/data" "" "data for $1"
+	stderr_is "fwload: x.bin: $2"
+	diff "$T/stderr" "$LOGF" || fail "stderr and the log differ"
+}
+refused "$T/dir" "not a regular file: $T/dir"
+refused "$T/dirlink" "not a regular file: $T/dirlink"
+refused "$T/fifo" "not a regular file: $T/fifo"
+refused /dev/null "not a regular file: /dev/null"
+refused "$T/empty" "empty file $T/empty"
+refused "$T/missing" "cannot find $T/missing: No such file or directory (errno 2)"
+refused "$T/dangling" "cannot find $T/dangling: No such file or directory (errno 2)"
+refused "$T/empty/x" "cannot find $T/empty/x: Not a directory (errno 20)"
+
+# A symlink to a regular file is fine.
+mkimage "$T/real" 5000
+ln -s real "$T/link"
+request x.bin
+run clean "$FWLOAD" -s "$SYS" "$E_DEVPATH" "$T/link"
+status_is 0
+file_is "$REQ/loading" 10
+data_is "$T/real"
+
+# The request without a data file: aborted before the start.
+request x.bin
+rm "$REQ/data"
+run clean "$FWLOAD" -s "$SYS" "$E_DEVPATH" "$T/real"
+status_is 2
+file_is "$REQ/loading" -1
+stderr_is "fwload: x.bin: cannot open $REQ/data: No such file or directory (errno 2); request aborted"
