@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
@@ -45,7 +46,7 @@ enum {
 enum log_target { TO_NONE, TO_KMSG, TO_SYSLOG, TO_FILE };
 
 static const char usage_text[] =
-	"usage: fwload [-v] [-s SYSFS] [-t SECONDS] [-n NAME] [-l kmsg|syslog|none|/FILE] DEVPATH FILE|-\n"
+	"usage: fwload [-v] [-s SYSFS] [-t SECONDS] [-n NAME] [-l kmsg|syslog|none|/FILE] [-r DIR]... DEVPATH FILE|-\n"
 	"       fwload [-v] [-s SYSFS] [-t SECONDS] [-n NAME] [-l kmsg|syslog|none|/FILE] -c DEVPATH\n";
 
 static volatile sig_atomic_t stop_signal;
@@ -55,6 +56,8 @@ static struct {
 	const char *devpath;
 	const char *name;
 	const char *image;      /* path, or "-" for standard input */
+	const char *roots[64];  /* -r: the image must really lie inside one */
+	int nroots;
 	enum log_target log;
 	const char *log_file;
 	int verbose;
@@ -394,6 +397,45 @@ interrupted:
 	return -1;
 }
 
+/*
+ * -r policy: symbolic links are followed (linux-firmware and update-
+ * alternatives rely on them), but the file they end at must lie inside one
+ * of the roots, so a link cannot hand a driver /etc/shadow. The resolved
+ * path must still name the file that was opened.
+ */
+static int inside_roots(const struct stat *st)
+{
+	static char real[PATH_MAX], root[PATH_MAX];
+	struct stat rst;
+
+	if (!realpath(opt.image, real) || stat(real, &rst) < 0 ||
+	    rst.st_dev != st->st_dev || rst.st_ino != st->st_ino) {
+		fail("cannot resolve", opt.image, errno, NULL);
+		return 0;
+	}
+	for (int i = 0; i < opt.nroots; i++) {
+		size_t n;
+
+		if (!realpath(opt.roots[i], root))
+			continue;
+		n = strlen(root);
+		if (strcmp(root, "/") == 0 || (strncmp(real, root, n) == 0 && real[n] == '/'))
+			return 1;
+	}
+	{
+		struct line l = { .len = 0 };
+
+		add(&l, opt.name);
+		add(&l, ": ");
+		add(&l, opt.image);
+		add(&l, " resolves to ");
+		add(&l, real);
+		add(&l, ", outside the firmware directories; request aborted");
+		say(&l, 1);
+	}
+	return 0;
+}
+
 /* Open the image: a regular, non-empty file (opening a FIFO or a device
  * must not block or have side effects), or standard input. */
 static int open_image(struct stat *st)
@@ -430,6 +472,10 @@ static int open_image(struct stat *st)
 	}
 	if (st->st_size == 0) {
 		fail("empty file", opt.image, 0, NULL);
+		close(fd);
+		return -1;
+	}
+	if (opt.nroots && !inside_roots(st)) {
 		close(fd);
 		return -1;
 	}
@@ -492,7 +538,8 @@ static int run(int cancel)
 		if (errno == ENODATA)
 			fail("file shrank while being copied:", opt.image, 0, "request aborted");
 		else if (src_err)
-			fail("cannot read", opt.image, errno, "request aborted");
+			fail("cannot read", strcmp(opt.image, "-") ? opt.image : "standard input", errno,
+			     "request aborted");
 		else if (errno == ENODEV || errno == ENOENT)
 			fail("request gone (timed out?) while writing", data_path, errno, NULL);
 		else
@@ -591,6 +638,11 @@ static void set_option(char o, const char *val)
 	case 'n':
 		opt.name = val;
 		break;
+	case 'r':
+		if (opt.nroots == (int)(sizeof(opt.roots) / sizeof(opt.roots[0])))
+			usage("too many -r");
+		opt.roots[opt.nroots++] = val;
+		break;
 	case 'l':
 		if (strcmp(val, "kmsg") == 0)
 			opt.log = TO_KMSG;
@@ -647,7 +699,7 @@ int main(int argc, char **argv)
 				*(*a == 'c' ? &cancel : &opt.verbose) = 1;
 				continue;
 			}
-			if (!strchr("stnl", *a))
+			if (!strchr("stnlr", *a))
 				usage("unknown option");
 			val = a[1] ? a + 1 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!val)

@@ -42,8 +42,9 @@ request() {
 # request_fails NAME ERRNO [ATTR]: the request must fail with ERRNO.
 request_fails() {
 	trigger "${3:-trigger_request}" "$1"
-	[ "$err" = "$2" ] || fail "request for '$1': errno $err after $ms ms, want $2"
-	echo "ok: '$1' failed with errno $err in $ms ms"
+	short=$(printf %s "$1" | cut -c1-72)
+	[ "$err" = "$2" ] || fail "request for '$short': errno $err after $ms ms, want $2"
+	echo "ok: '$short' failed with errno $err in $ms ms"
 }
 
 # kmsg PATTERN: the kernel log has a line matching PATTERN (grep -E).

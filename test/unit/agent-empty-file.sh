@@ -1,6 +1,7 @@
 # A zero-length firmware file cannot be delivered (the kernel would hand
-# the driver ENOMEM): fwload refuses it before starting, so loading gets
-# only "-1"; exit 2, and the log says why.
+# the driver ENOMEM). Like the kernel's own loader, the agent skips it and
+# searches on: with nothing else found the request is cancelled (exit 1)
+# and the log names the skipped file; a later non-empty copy is loaded.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -11,7 +12,18 @@ mkdir -p "$R/lib/firmware"
 
 request empty.bin
 run agent firmware
-status_is 2
+status_is 1
 file_is "$REQ/loading" -1
 file_is "$REQ/data" ""
-log_has "fwload: empty.bin: empty file $R/lib/firmware/empty.bin"
+grep -F "fwload: empty.bin not found for $E_DEVPATH in $R " "$LOGF" |
+	grep -Fq "; skipped $R/lib/firmware/empty.bin (empty file); request cancelled" ||
+	fail "no 'not found' line naming the skipped empty file; log: $(cat "$LOGF")"
+
+mkdir -p "$R/extra"
+printf 'later copy' >"$R/extra/empty.bin"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "FIRMWARE_PATH=/extra"
+request empty.bin
+run agent firmware
+status_is 0
+file_is "$REQ/data" "later copy"
+log_has "fwload: empty.bin for $E_DEVPATH: skipped $R/lib/firmware/empty.bin (empty file)"

@@ -62,12 +62,27 @@ run agent firmware
 status_is 0
 file_is "$REQ/data" "copy for the running kernel"
 
-# A symlink to the real file (linux-firmware ships many) is followed.
+# A symlink to the real file (linux-firmware ships many) is followed, also
+# from one searched directory into another, and through a link that leaves
+# them on the way (update-alternatives does that).
 rm -r "$R/lib/firmware"
-mkfw "$R/store/real.bin" "the real file"
-mkdir -p "$R/lib/firmware"
-ln -s ../../store/real.bin "$R/lib/firmware/$name"
+mkfw "$R/lib/firmware/updates/vendor/real.bin" "the real file"
+mkdir -p "$R/lib/firmware" "$R/etc/alternatives"
+ln -s ../../lib/firmware/updates/vendor/real.bin "$R/etc/alternatives/real.bin"
+ln -s ../../etc/alternatives/real.bin "$R/lib/firmware/$name"
 request "$name"
 run agent firmware
 status_is 0
 file_is "$REQ/data" "the real file"
+
+# But a link whose target lies outside every searched directory is not
+# followed there: the request is aborted and the log says where it led.
+rm "$R/lib/firmware/$name"
+mkfw "$R/store/secret" "not firmware"
+ln -s ../../store/secret "$R/lib/firmware/$name"
+request "$name"
+run agent firmware
+status_is 2
+file_is "$REQ/loading" -1
+file_is "$REQ/data" ""
+log_has "fwload: $name: $R/lib/firmware/$name resolves to $R/store/secret, outside the firmware directories; request aborted"

@@ -37,5 +37,8 @@ status_is 0
 file_is "$REQ/loading" 10
 data_is "$T/fw/$name"
 stderr_is ''
-printf '%s\n' -l kmsg -n "$name" -s "$SYS" -t 60 -- "$E_DEVPATH" "$T/fw/$name" >"$T/want"
+rel=$(cat /proc/sys/kernel/osrelease)
+printf '%s\n' -l kmsg -n "$name" -s "$SYS" -t 60 -r "$T/fw" -r "/lib/firmware/updates/$rel" \
+	-r /lib/firmware/updates -r "/lib/firmware/$rel" -r /lib/firmware \
+	-- "$E_DEVPATH" "$T/fw/$name" >"$T/want"
 diff "$T/want" "$T/args" || fail "fwload was not called with the defaults"
