@@ -27,6 +27,7 @@ CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
+.PHONY: initramfs.list initramfs.cpio
 .PHONY: all check check-fast check-kernel demo fuzz install uninstall clean shellcheck
 
 all: fwload
@@ -99,6 +100,22 @@ install: fwload
 	[ -e $(DESTDIR)$(SYSCONFDIR)/fwload.conf ] || \
 		$(INSTALL) -m 644 etc/fwload.conf $(DESTDIR)$(SYSCONFDIR)/fwload.conf
 
+# Early user space: the installed files as a gen_init_cpio list (for
+# CONFIG_INITRAMFS_SOURCE, or usr/gen_init_cpio), and as a newc archive to
+# append to an initramfs (cat base.cpio initramfs.cpio > initrd). Both are
+# made from a staging install, so they hold exactly what "make install" does.
+STAGE = $(CURDIR)/.stage
+
+initramfs.list: fwload
+	rm -rf $(STAGE)
+	$(MAKE) -s install DESTDIR=$(STAGE)
+	sh tools/cpio-list.sh $(STAGE) >$@
+
+initramfs.cpio: fwload
+	rm -rf $(STAGE)
+	$(MAKE) -s install DESTDIR=$(STAGE)
+	cd $(STAGE) && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet >$(CURDIR)/$@
+
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug \
 		$(DESTDIR)$(LIBEXECDIR)/firmware.agent \
@@ -108,4 +125,5 @@ uninstall:
 	@echo "kept $(DESTDIR)$(SYSCONFDIR)/fwload.conf (your configuration)"
 
 clean:
-	rm -f $(CHECK_BIN) $(FUZZ_BIN)
+	rm -f $(CHECK_BIN) $(FUZZ_BIN) initramfs.list initramfs.cpio
+	rm -rf $(STAGE)
