@@ -80,7 +80,8 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c
 shellcheck:
 	shellcheck -s sh hotplug firmware.agent test/check test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
-		test/kernel/cases/*.sh test/fuzz/run test/fuzz/agent-env.sh
+		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
+		test/fuzz/run test/fuzz/agent-env.sh tools/*.sh
 
 # Paths in the scripts are the defaults of this Makefile; install rewrites
 # them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR differ.

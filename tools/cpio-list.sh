@@ -6,7 +6,10 @@
 # directories 0755. Parent directories of ROOT's top level (/, /etc) are
 # listed too, so the list stands on its own. POSIX sh and find only.
 set -eu
-[ $# -eq 1 ] && [ -d "$1" ] || { echo "usage: cpio-list.sh ROOT" >&2; exit 100; }
+if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+	echo "usage: cpio-list.sh ROOT" >&2
+	exit 100
+fi
 root=$(cd "$1" && pwd)
 cd "$root"
 find . -mindepth 1 | LC_ALL=C sort | while IFS= read -r p; do

@@ -1,5 +1,6 @@
 #!/bin/sh
 # boot.sh [--busybox] SCRIPT [ARG...] - run SCRIPT inside the UML test kernel.
+# boot.sh --initrd CPIO             - boot CPIO as the initramfs, no hostfs.
 #
 # Boots the kernel from test/kernel/build.sh with the host's / as a
 # read-only hostfs root and test/kernel/guest-init as PID 1, which installs
@@ -17,11 +18,18 @@
 set -u
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 mode=dash
-if [ "${1:-}" = --busybox ]; then
+initrd=
+case ${1:-} in
+--busybox)
 	mode=busybox
 	shift
-fi
-[ $# -ge 1 ] || { echo "usage: boot.sh [--busybox] SCRIPT [ARG...]" >&2; exit 100; }
+	;;
+--initrd)
+	initrd=${2:?--initrd wants a file}
+	shift 2
+	;;
+esac
+[ $# -ge 1 ] || [ -n "$initrd" ] || { echo "usage: boot.sh [--busybox] SCRIPT [ARG...] | --initrd CPIO" >&2; exit 100; }
 
 kernel=${FWLOAD_KERNEL:-}
 if [ -z "$kernel" ]; then
@@ -33,11 +41,14 @@ log=${FWLOAD_GUEST_LOG:-$(mktemp "${TMPDIR:-/tmp}/fwload-guest.XXXXXX")}
 [ -d /dev/shm ] && [ -w /dev/shm ] && TMPDIR=/dev/shm && export TMPDIR
 
 # Arguments without '=' reach init as argv; name=value ones as environment.
-# shellcheck disable=SC2086
-timeout -k 10 "${FWLOAD_GUARD:-900}" "$kernel" \
-	mem="${FWLOAD_MEM:-512M}" root=/dev/root rootfstype=hostfs rootflags=/ ro \
-	init="$repo/test/kernel/guest-init" con=null con0=null,fd:1 quiet \
-	fwload_repo="$repo" fwload_mode="$mode" -- "$@" </dev/null 2>&1 |
+if [ -n "$initrd" ]; then
+	set -- mem="${FWLOAD_MEM:-512M}" initrd="$initrd" con=null con0=null,fd:1 quiet
+else
+	set -- mem="${FWLOAD_MEM:-512M}" root=/dev/root rootfstype=hostfs rootflags=/ ro \
+		init="$repo/test/kernel/guest-init" con=null con0=null,fd:1 quiet \
+		fwload_repo="$repo" fwload_mode="$mode" -- "$@"
+fi
+timeout -k 10 "${FWLOAD_GUARD:-900}" "$kernel" "$@" </dev/null 2>&1 |
 	grep -v --line-buffered '^Failed to initialize ubd device' | tee "$log"
 
 status=$(sed -n 's/^fwload-guest: exit status \([0-9]*\)\r*$/\1/p' "$log" | tail -n 1)

@@ -3,6 +3,7 @@
 #
 #   test/kernel/build.sh            build (or reuse) the kernel, print its path
 #   test/kernel/build.sh --deps     install the build dependencies first (apt-get, root)
+#   test/kernel/build.sh --src      extract (or reuse) the source, print its path
 #
 # The result is cached in $FWLOAD_CACHE (default ~/.cache/fwload), keyed by the
 # source package version and a digest of the config fragment below, so a
@@ -26,6 +27,12 @@ DEVTMPFS TMPFS BLK_DEV_INITRD MAGIC_SYSRQ'
 recipe=2
 # Our own test driver (many concurrent requests), built in.
 driver="$(cd "$(dirname "$0")" && pwd)/driver/fwload_stress.c"
+
+if [ "${1:-}" = --src ]; then
+	src_only=1
+else
+	src_only=
+fi
 
 if [ "${1:-}" = --deps ]; then
 	missing=
@@ -51,7 +58,7 @@ version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) || version=unknown
 key=$(printf '%s\n%s\n%s\n%s\n' "$version" "$options" "$recipe" "$(cksum <"$driver")" |
 	cksum | cut -d' ' -f1)
 out="$cache/linux-um-$version-$key"
-if [ -x "$out" ]; then
+if [ -x "$out" ] && [ -z "$src_only" ]; then
 	printf '%s\n' "$out"
 	exit 0
 fi
@@ -76,6 +83,11 @@ grep -q '^obj-y += fwload_stress.o$' "$src/lib/Makefile" ||
 
 # One build tree per source version, kept: a change to the driver or the
 # options rebuilds only what it touches.
+if [ -n "$src_only" ]; then
+	printf '%s\n' "$src"
+	exit 0
+fi
+
 build="$cache/build-$version"
 mkdir -p "$build"
 # shellcheck disable=SC2086 # the option list, one line
