@@ -28,7 +28,8 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
 .PHONY: initramfs.list initramfs.cpio
-.PHONY: all check check-fast check-kernel demo fuzz install uninstall clean shellcheck
+.PHONY: all check check-fast check-cross check-kernel demo fuzz install install-strip uninstall \
+	clean shellcheck
 
 all: fwload
 
@@ -57,6 +58,10 @@ check-fast:
 	$(MAKE) fwload test/fwload-dyn test/fault.so
 	SHELLS="$(SHELLS)" sh test/run-unit
 
+check-cross:
+	sh test/deps.sh cross
+	sh test/cross.sh
+
 check-kernel:
 	sh test/deps.sh kernel
 	$(MAKE) fwload test/kernel/fwtrigger test/fwload-dyn test/fault.so
@@ -81,7 +86,7 @@ shellcheck:
 	shellcheck -s sh hotplug firmware.agent test/check test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
-		test/fuzz/run test/fuzz/agent-env.sh tools/*.sh
+		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh
 
 # Paths in the scripts are the defaults of this Makefile; install rewrites
 # them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR differ.
@@ -116,6 +121,10 @@ initramfs.cpio: fwload
 	rm -rf $(STAGE)
 	$(MAKE) -s install DESTDIR=$(STAGE)
 	cd $(STAGE) && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet >$(CURDIR)/$@
+
+# The same, with fwload stripped by the target's strip.
+install-strip: install
+	$(STRIP) $(DESTDIR)$(SBINDIR)/fwload
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug \

@@ -1,19 +1,22 @@
 #!/bin/sh
-# deps.sh [fast|kernel|fuzz|all] - install what the tests and the demo need.
+# deps.sh [fast|kernel|cross|fuzz|all] - install what the tests and the demo need.
 #
 # Debian packages only. Installs the missing ones with apt-get when run as
 # root; otherwise names them and fails.
 set -eu
 what=${1:-all}
 fast='gcc make libc6-dev dash busybox-static shellcheck'
-kernel='linux-source-6.12 build-essential flex bison bc busybox-static xz-utils'
+kernel='linux-source-6.12 build-essential flex bison bc busybox-static xz-utils cpio'
 fuzz='clang libclang-rt-14-dev dash busybox-static'
+cross='gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
+libc6-dev-armhf-cross libc6-dev-arm64-cross libc6-dev-riscv64-cross qemu-user file dash'
 case $what in
+cross) want=$cross ;;
 fuzz) want=$fuzz ;;
 fast) want=$fast ;;
 kernel) want="gcc make libc6-dev $kernel" ;;
-all) want="$fast $kernel" ;;
-*) echo "usage: deps.sh [fast|kernel|fuzz|all]" >&2; exit 100 ;;
+all) want="$fast $kernel $cross" ;;
+*) echo "usage: deps.sh [fast|kernel|cross|fuzz|all]" >&2; exit 100 ;;
 esac
 
 missing=

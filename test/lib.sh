@@ -22,10 +22,24 @@ TF=/devices/virtual/misc/test_firmware # test_firmware's device: DEVPATH prefix
 CONF=$T/fwload.conf                    # FWLOAD_CONF
 LOGF=$T/log                            # LOG= in the config, -l for fwload
 HOOKS=$T/hotplug.d                     # HOTPLUG_DIR
-FWLOAD=$REPO/fwload                    # FWLOAD
+FWLOAD=${TEST_FWLOAD:-$REPO/fwload}   # FWLOAD
+# shellcheck disable=SC2034 # for the cases
+FWBIN=$FWLOAD                          # fwload itself, when FWLOAD is a wrapper
 KPATH=/sbin:/bin:/usr/sbin:/usr/bin    # the kernel's PATH for helpers
-FWDYN=$REPO/test/fwload-dyn
-FAULT=$REPO/test/fault.so
+FWDYN=${TEST_FWDYN:-$REPO/test/fwload-dyn}
+FAULT=${TEST_FAULT:-$REPO/test/fault.so}
+# test/cross.sh runs the suite on other architectures: TEST_FWLOAD is then a
+# wrapper that runs the cross-built fwload under qemu-user, and TEST_QEMU the
+# qemu command line that runs the dynamic test build with the fault injector.
+# Use "clean $PRELOAD FAULT_...=... $DYN ARG..." (unquoted): LD_PRELOAD must
+# reach the emulated program, not qemu.
+if [ -n "${TEST_QEMU:-}" ]; then
+	PRELOAD=
+	DYN="$TEST_QEMU -E LD_PRELOAD=$FAULT $FWDYN"
+else
+	PRELOAD="LD_PRELOAD=$FAULT"
+	DYN=$FWDYN
+fi
 mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel"
 
 fail() {
@@ -221,14 +235,17 @@ fault_run() {
 		_a=$1
 		shift
 		if [ "$_a" = -- ]; then
-			set -- "$@" "$FWDYN"
+			for _w in $DYN; do
+				set -- "$@" "$_w"
+			done
 		else
 			set -- "$@" "$_a"
 		fi
 		_i=$((_i - 1))
 	done
 	rm -f "$T/stats"
-	run clean LD_PRELOAD="$FAULT" FAULT_STATS="$T/stats" "$@"
+	# shellcheck disable=SC2086 # empty, or one VAR=VALUE word
+	run clean $PRELOAD FAULT_STATS="$T/stats" "$@"
 }
 
 # stat_is PRIMITIVE N / stat_ge PRIMITIVE N: the fault injector saw

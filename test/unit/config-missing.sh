@@ -20,7 +20,7 @@ while [ "\$n" -gt 0 ]; do
 	prev=\$1
 	n=\$((n - 1))
 done
-exec "$REPO/fwload" "\$@"
+exec "$FWBIN" "\$@"
 END
 chmod 755 "$FWLOAD"
 

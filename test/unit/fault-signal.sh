@@ -1,3 +1,4 @@
+# shellcheck disable=SC2086 # $PRELOAD and $DYN are word lists (see lib.sh)
 # SIGTERM (or SIGINT, SIGHUP) in the middle of a load: fwload aborts it
 # ("1-1") and exits 3 with one message. The injector slows every call on
 # data so the signal lands mid-copy; a copy path each.
@@ -14,13 +15,13 @@ stops() {
 	request x.bin
 	case $how in
 	file)
-		env -i PATH="$KPATH" LD_PRELOAD="$FAULT" FAULT_SLOW=20000 FAULT_SHORT=4096 "$@" \
-			"$FWDYN" -s "$SYS" "$E_DEVPATH" "$T/big" >"$T/stdout" 2>"$T/stderr" &
+		env -i PATH="$KPATH" $PRELOAD FAULT_SLOW=20000 FAULT_SHORT=4096 "$@" \
+			$DYN -s "$SYS" "$E_DEVPATH" "$T/big" >"$T/stdout" 2>"$T/stderr" &
 		;;
 	pipe)
 		head -c 2000000 "$T/big" |
-			env -i PATH="$KPATH" LD_PRELOAD="$FAULT" FAULT_SLOW=20000 FAULT_SHORT=4096 "$@" \
-				"$FWDYN" -s "$SYS" "$E_DEVPATH" - >"$T/stdout" 2>"$T/stderr" &
+			env -i PATH="$KPATH" $PRELOAD FAULT_SLOW=20000 FAULT_SHORT=4096 "$@" \
+				$DYN -s "$SYS" "$E_DEVPATH" - >"$T/stdout" 2>"$T/stderr" &
 		;;
 	esac
 	pid=$!

@@ -54,7 +54,7 @@ cat >"$FWLOAD" <<END
 for fd in 0 1 2; do
 	echo "fwload \$fd \$(readlink /proc/\$\$/fd/\$fd)" >>"$T/fds2"
 done
-exec "$REPO/fwload" "\$@"
+exec "$FWBIN" "\$@"
 END
 chmod 755 "$FWLOAD"
 request x.bin
@@ -65,15 +65,15 @@ data_is "$R/lib/firmware/x.bin"
 printf 'fwload %s /dev/null\n' 0 1 2 | diff - "$T/fds2" || fail "the agent did not give fwload /dev/null on fds 0-2"
 
 # fwload alone, -v (a success message for stderr), and a failure.
-FWLOAD=$REPO/fwload
+FWLOAD=$FWBIN
 request x.bin
-clean "$REPO/fwload" -v -s "$SYS" -l "$LOGF" "$E_DEVPATH" "$R/lib/firmware/x.bin" 0<&- 1>&- 2>&-
+clean "$FWBIN" -v -s "$SYS" -l "$LOGF" "$E_DEVPATH" "$R/lib/firmware/x.bin" 0<&- 1>&- 2>&-
 st=$?
 status_is 0
 file_is "$REQ/loading" 10
 data_is "$R/lib/firmware/x.bin"
 request x.bin
-clean "$REPO/fwload" -v -s "$SYS" -l "$LOGF" "$E_DEVPATH" "$T/nonexistent" 0<&- 1>&- 2>&-
+clean "$FWBIN" -v -s "$SYS" -l "$LOGF" "$E_DEVPATH" "$T/nonexistent" 0<&- 1>&- 2>&-
 st=$?
 status_is 2
 file_is "$REQ/loading" -1
