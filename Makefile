@@ -28,7 +28,7 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
 .PHONY: initramfs.list initramfs.cpio
-.PHONY: all check check-fast check-cross check-kernel demo fuzz install install-strip uninstall \
+.PHONY: all check check-fast check-cross check-kernel demo bench fuzz install install-strip uninstall \
 	clean shellcheck
 
 all: fwload
@@ -72,6 +72,13 @@ demo:
 	$(MAKE) fwload test/kernel/fwtrigger
 	sh test/kernel/demo.sh
 
+# Figures, no verdicts: footprint, and timings against the kernel's own
+# loader, busybox mdev and a cat agent on the test kernel (bench/run).
+bench:
+	sh test/deps.sh bench
+	$(MAKE) fwload test/kernel/fwtrigger
+	sh bench/run
+
 # Bounded fuzzing: FUZZ_SECONDS of libFuzzer on fwload, FUZZ_COUNT generated
 # environments for the agent (test/fuzz/run).
 fuzz:
@@ -86,7 +93,7 @@ shellcheck:
 	shellcheck -s sh hotplug firmware.agent test/check test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
-		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh
+		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench
 
 # Paths in the scripts are the defaults of this Makefile; install rewrites
 # them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR differ.

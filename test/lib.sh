@@ -258,3 +258,24 @@ stat_ge() {
 	_got=$(sed -n "s/^$1 //p" "$T/stats" 2>/dev/null)
 	{ [ -n "$_got" ] && [ "$_got" -ge "$2" ]; } || fail "$1 calls on data: '$_got', want >= $2"
 }
+
+# loads IMAGE HOW FAULT...: the image loads whole under the faults. HOW is
+# file (FWLOAD_ARG IMAGE), stdin (a redirect) or pipe.
+loads() {
+	img=$1
+	how=$2
+	shift 2
+	request x.bin
+	case $how in
+	file) fault_run "$@" -- -s "$SYS" "$E_DEVPATH" "$img" ;;
+	stdin) fault_run "$@" -- -s "$SYS" "$E_DEVPATH" - <"$img" ;;
+	pipe)
+		head -c 2000000 "$img" | fault_run "$@" -- -s "$SYS" "$E_DEVPATH" -
+		st=$?
+		;;
+	esac
+	status_is 0
+	stderr_is ''
+	file_is "$REQ/loading" 10 "loading ($how, $*)"
+	data_is "$img"
+}

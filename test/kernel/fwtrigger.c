@@ -2,7 +2,8 @@
  * fwtrigger ATTR VALUE - write VALUE (no newline) to a test_firmware
  * trigger in a single write() and report how the request ended:
  *
- *   <errno> <milliseconds>      errno 0 when the write succeeded
+ *   <errno> <milliseconds>      errno 0 when the write succeeded;
+ *                               milliseconds with three decimals
  *
  * Exit status 0 when the write succeeded, 1 when it failed, 100 usage.
  * The shell cannot report the errno of a failed write to a redirection.
@@ -36,7 +37,8 @@ int main(int argc, char **argv)
 		err = errno;
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	close(fd);
-	printf("%d %ld\n", err,
-	       (long)(b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000);
+	long us = (long)(b.tv_sec - a.tv_sec) * 1000000 + (b.tv_nsec - a.tv_nsec) / 1000;
+
+	printf("%d %ld.%03ld\n", err, us / 1000, us % 1000);
 	return err ? 1 : 0;
 }

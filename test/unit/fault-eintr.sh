@@ -7,26 +7,6 @@
 mkimage "$T/big" 1048677
 mkimage "$T/mid" 100003
 
-# loads IMAGE HOW FAULT...: as in fault-short.sh.
-loads() {
-	img=$1
-	how=$2
-	shift 2
-	request x.bin
-	case $how in
-	file) fault_run "$@" -- -s "$SYS" "$E_DEVPATH" "$img" ;;
-	stdin) fault_run "$@" -- -s "$SYS" "$E_DEVPATH" - <"$img" ;;
-	pipe)
-		head -c 2000000 "$img" | fault_run "$@" -- -s "$SYS" "$E_DEVPATH" -
-		st=$?
-		;;
-	esac
-	status_is 0
-	stderr_is ''
-	file_is "$REQ/loading" 10 "loading ($how, $*)"
-	data_is "$img"
-}
-
 loads "$T/big" file FAULT_EINTR=2 FAULT_SHORT=4096
 stat_is sendfile 513   # 257 that moved data, 256 EINTR between them
 loads "$T/mid" file FAULT_EINTR=3 FAULT_SHORT=7

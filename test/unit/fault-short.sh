@@ -10,27 +10,6 @@ mkimage "$T/big" 1048677    # 1 MiB + 101
 mkimage "$T/mid" 100003
 mkimage "$T/small" 20011
 
-# loads IMAGE HOW FAULT...: the image loads whole under the faults. HOW is
-# file (FWLOAD_ARG IMAGE), stdin (a redirect) or pipe.
-loads() {
-	img=$1
-	how=$2
-	shift 2
-	request x.bin
-	case $how in
-	file) fault_run "$@" -- -s "$SYS" "$E_DEVPATH" "$img" ;;
-	stdin) fault_run "$@" -- -s "$SYS" "$E_DEVPATH" - <"$img" ;;
-	pipe)
-		head -c 2000000 "$img" | fault_run "$@" -- -s "$SYS" "$E_DEVPATH" -
-		st=$?
-		;;
-	esac
-	status_is 0
-	stderr_is ''
-	file_is "$REQ/loading" 10 "loading ($how, $*)"
-	data_is "$img"
-}
-
 loads "$T/big" file FAULT_SHORT=4096
 stat_is sendfile 257
 stat_is write 0
