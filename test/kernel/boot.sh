@@ -39,18 +39,21 @@ log=${FWLOAD_GUEST_LOG:-$(mktemp "${TMPDIR:-/tmp}/fwload-guest.XXXXXX")}
 
 # UML keeps guest memory in a file under TMPDIR: /dev/shm is the fast place.
 [ -d /dev/shm ] && [ -w /dev/shm ] && TMPDIR=/dev/shm && export TMPDIR
+# Its control socket goes to a directory of ours, not ~/.uml.
+umldir=$(mktemp -d "${TMPDIR:-/tmp}/fwload-uml.XXXXXX")
 
 # Arguments without '=' reach init as argv; name=value ones as environment.
 if [ -n "$initrd" ]; then
-	set -- mem="${FWLOAD_MEM:-512M}" initrd="$initrd" con=null con0=null,fd:1 quiet
+	set -- mem="${FWLOAD_MEM:-512M}" uml_dir="$umldir" initrd="$initrd" con=null con0=null,fd:1 quiet
 else
-	set -- mem="${FWLOAD_MEM:-512M}" root=/dev/root rootfstype=hostfs rootflags=/ ro \
+	set -- mem="${FWLOAD_MEM:-512M}" uml_dir="$umldir" root=/dev/root rootfstype=hostfs rootflags=/ ro \
 		init="$repo/test/kernel/guest-init" con=null con0=null,fd:1 quiet \
 		fwload_repo="$repo" fwload_mode="$mode" -- "$@"
 fi
 timeout -k 10 "${FWLOAD_GUARD:-900}" "$kernel" "$@" </dev/null 2>&1 |
 	grep -v --line-buffered '^Failed to initialize ubd device' | tee "$log"
 
+rm -rf "$umldir"
 status=$(sed -n 's/^fwload-guest: exit status \([0-9]*\)\r*$/\1/p' "$log" | tail -n 1)
 if [ -z "$status" ]; then
 	echo "boot.sh: the guest did not report an exit status (crash or hang guard); console in $log" >&2
