@@ -1,0 +1,42 @@
+# shellcheck disable=SC2016 # the ${...} are the literal text looked for
+# make install DESTDIR= with non-default paths puts every file where it
+# belongs, with its mode, rewrites the scripts' default paths, links the hook
+# to the agent's run-time path (no DESTDIR in it), keeps an existing
+# fwload.conf, and make uninstall removes everything but the config.
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+
+D=$T/stage
+set -- -s -C "$REPO" DESTDIR="$D" PREFIX=/usr SYSCONFDIR=/opt/etc HOTPLUGDIR=/opt/etc/hotplug.d
+make "$@" install >"$T/out" 2>&1 || fail "make install failed: $(cat "$T/out")"
+
+mode() {
+	_m=$(find "$1" -maxdepth 0 -perm "$2" 2>/dev/null)
+	[ -n "$_m" ] || fail "$1: not mode $2: $(ls -ld "$1" 2>&1)"
+}
+mode "$D/usr/sbin/fwload" 755
+mode "$D/usr/sbin/hotplug" 755
+mode "$D/usr/lib/fwload/firmware.agent" 755
+mode "$D/opt/etc/fwload.conf" 644
+[ -d "$D/opt/etc/hotplug.d/default" ] || fail "no hotplug.d/default"
+assert_eq "hook link" /usr/lib/fwload/firmware.agent "$(readlink "$D/opt/etc/hotplug.d/firmware/50-firmware.hotplug")"
+cmp -s "$REPO/fwload" "$D/usr/sbin/fwload" || fail "installed fwload differs from the build"
+
+grep -qxF 'dir=${HOTPLUG_DIR:-/opt/etc/hotplug.d}' "$D/usr/sbin/hotplug" ||
+	fail "hotplug's HOTPLUG_DIR default not rewritten: $(grep HOTPLUG_DIR "$D/usr/sbin/hotplug")"
+grep -qxF 'conf=${FWLOAD_CONF:-/opt/etc/fwload.conf}' "$D/usr/lib/fwload/firmware.agent" ||
+	fail "the agent's FWLOAD_CONF default not rewritten"
+grep -qxF 'fwload=${FWLOAD:-/usr/sbin/fwload}' "$D/usr/lib/fwload/firmware.agent" ||
+	fail "the agent's FWLOAD default not rewritten"
+! grep -q "$D" "$D/usr/sbin/hotplug" "$D/usr/lib/fwload/firmware.agent" ||
+	fail "DESTDIR leaked into an installed script"
+
+# A second install keeps the administrator's config.
+echo 'LOG=none' >"$D/opt/etc/fwload.conf"
+make "$@" install >"$T/out" 2>&1 || fail "second make install failed"
+file_is "$D/opt/etc/fwload.conf" 'LOG=none
+' "fwload.conf after a second install"
+
+make "$@" uninstall >"$T/out" 2>&1 || fail "make uninstall failed: $(cat "$T/out")"
+left=$(cd "$D" && find . -type f -o -type l | sort)
+assert_eq "files left after uninstall" ./opt/etc/fwload.conf "$left"
