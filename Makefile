@@ -99,7 +99,8 @@ shellcheck:
 # them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR differ.
 SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD_CONF:-/etc/fwload.conf}|FWLOAD_CONF:-$(SYSCONFDIR)/fwload.conf}|' \
-	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|'
+	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
+	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|'
 
 install: fwload
 	$(INSTALL) -d -m 755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) \

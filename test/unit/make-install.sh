@@ -28,6 +28,8 @@ grep -qxF 'conf=${FWLOAD_CONF:-/opt/etc/fwload.conf}' "$D/usr/lib/fwload/firmwar
 	fail "the agent's FWLOAD_CONF default not rewritten"
 grep -qxF 'fwload=${FWLOAD:-/usr/sbin/fwload}' "$D/usr/lib/fwload/firmware.agent" ||
 	fail "the agent's FWLOAD default not rewritten"
+grep -qxF 'hotplug=${FWLOAD_HOTPLUG:-/usr/sbin/hotplug}' "$D/usr/lib/fwload/firmware.agent" ||
+	fail "the agent's FWLOAD_HOTPLUG default not rewritten"
 ! grep -q "$D" "$D/usr/sbin/hotplug" "$D/usr/lib/fwload/firmware.agent" ||
 	fail "DESTDIR leaked into an installed script"
 
