@@ -1,0 +1,33 @@
+# firmware.agent --rescan --watch SECONDS keeps looking once a second: a
+# request that appears later (with no uevent) is served; SIGTERM ends the
+# watch at once; a bad SECONDS is a usage error.
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+
+conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw"
+mkimage "$T/fw/late.bin" 4000
+mkdir -p "$SYS/class/firmware"
+agent --rescan --watch 8 >"$T/watch.out" 2>&1 &
+watch=$!
+sleep 1
+request late.bin
+printf 'FIRMWARE=late.bin\nTIMEOUT=60\nASYNC=1\n' >"$REQ/uevent"
+ln -s "../..$E_DEVPATH" "$SYS/class/firmware/late.bin"
+i=0
+while [ "$(cat "$REQ/loading")" != 10 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+file_is "$REQ/loading" 10
+data_is "$T/fw/late.bin"
+kill -TERM $watch
+i=0
+while kill -0 $watch 2>/dev/null && [ $i -lt 30 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+! kill -0 $watch 2>/dev/null || fail "the watch did not stop on SIGTERM"
+grep -qx 'late.bin: 0' "$T/watch.out" || fail "watch said: $(cat "$T/watch.out")"
+
+run agent --rescan --watch soon
+status_is 100
