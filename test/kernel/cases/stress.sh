@@ -1,12 +1,12 @@
 # 64 concurrent requests for 64 different images (test/kernel/driver), three
 # rounds, while 1,000 non-firmware uevents go through /sbin/hotplug: every
 # request must end with exactly its own image (size and CRC32 as the driver
-# saw them) and none may time out. The timeout is set to 240 s so a request
+# saw them) and none may time out. The timeout is set to 480 s so a request
 # left unanswered would fail the round instead of passing late.
 . ../lib.sh
 ST=/sys/devices/virtual/misc/fwload_stress
 [ -e "$ST/trigger" ] || fail "the fwload_stress driver is missing from the test kernel"
-echo 240 >/sys/class/firmware/timeout
+echo 480 >/sys/class/firmware/timeout
 n=64
 i=0
 while [ $i -lt $n ]; do
