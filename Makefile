@@ -27,7 +27,7 @@ CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
-.PHONY: initramfs.list initramfs.cpio
+.PHONY: stage initramfs.list initramfs.cpio
 .PHONY: all check check-fast check-cross check-kernel demo bench fuzz install install-strip uninstall \
 	clean shellcheck
 
@@ -120,14 +120,14 @@ install: fwload
 # made from a staging install, so they hold exactly what "make install" does.
 STAGE = $(CURDIR)/.stage
 
-initramfs.list: fwload
+stage: fwload
 	rm -rf $(STAGE)
 	$(MAKE) -s install DESTDIR=$(STAGE)
+
+initramfs.list: stage
 	sh tools/cpio-list.sh $(STAGE) >$@
 
-initramfs.cpio: fwload
-	rm -rf $(STAGE)
-	$(MAKE) -s install DESTDIR=$(STAGE)
+initramfs.cpio: stage
 	cd $(STAGE) && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet >$(CURDIR)/$@
 
 # The same, with fwload stripped by the target's strip.
