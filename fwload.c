@@ -683,8 +683,12 @@ int main(int argc, char **argv)
 	opt.name = getenv("FIRMWARE");
 	opt.wait_s = 60;
 	env = getenv("TIMEOUT");
-	if (env && *env && parse_seconds(env) > 0)
-		opt.wait_s = parse_seconds(env);
+	if (env) {
+		long t = parse_seconds(env);
+
+		if (t > 0)
+			opt.wait_s = t;  /* TIMEOUT=0 (wait for ever) or garbage: 60 */
+	}
 
 	/* Options first, getopt style (-v -c, -sDIR or -s DIR, --), without
 	 * getopt(3), whose messages would pull stdio into a static binary. */

@@ -100,6 +100,18 @@ request() {
 		fail "cannot make the request directory $REQ"
 }
 
+# pending NAME: a request the kernel made without a uevent reaching us, as
+# the rescan finds it: request NAME, its uevent file, and its link in
+# $SYS/class/firmware.
+pending() {
+	request "$1"
+	{
+		printf 'FIRMWARE=%s\nTIMEOUT=60\nASYNC=1\n' "$1" >"$REQ/uevent" &&
+			mkdir -p "$SYS/class/firmware" &&
+			ln -s "../..$E_DEVPATH" "$SYS/class/firmware/${E_DEVPATH##*/}"
+	} || fail "cannot make the pending request $1"
+}
+
 # untouched: the request got no answer and no data.
 untouched() {
 	file_is "$REQ/loading" "" "loading (should be untouched)"

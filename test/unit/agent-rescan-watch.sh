@@ -10,9 +10,7 @@ mkdir -p "$SYS/class/firmware"
 agent --rescan --watch 8 >"$T/watch.out" 2>&1 &
 watch=$!
 sleep 1
-request late.bin
-printf 'FIRMWARE=late.bin\nTIMEOUT=60\nASYNC=1\n' >"$REQ/uevent"
-ln -s "../..$E_DEVPATH" "$SYS/class/firmware/late.bin"
+pending late.bin
 i=0
 while [ "$(cat "$REQ/loading")" != 10 ] && [ $i -lt 100 ]; do
 	sleep 0.1

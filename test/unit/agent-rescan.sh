@@ -7,12 +7,6 @@
 
 conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw"
 mkimage "$T/fw/sub/here.bin" 5000
-mkdir -p "$SYS/class/firmware"
-pending() {  # NAME: a request the kernel made without telling us
-	request "$1"
-	printf 'FIRMWARE=%s\nTIMEOUT=60\nASYNC=1\n' "$1" >"$REQ/uevent"
-	ln -s "../..$E_DEVPATH" "$SYS/class/firmware/${E_DEVPATH##*/}"
-}
 pending sub/here.bin
 here=$REQ
 pending gone.bin

@@ -14,9 +14,7 @@ echo 0 >"$P/sys/kernel/firmware_config/force_sysfs_fallback"
 echo 60 >"$SYS/class/firmware/timeout"
 conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw" TIMEOUT=9
 mkimage "$T/fw/early.bin" 3000
-request early.bin
-printf 'FIRMWARE=early.bin\nTIMEOUT=60\nASYNC=0\n' >"$REQ/uevent"
-ln -s "../..$E_DEVPATH" "$SYS/class/firmware/early.bin"
+pending early.bin
 unset E_ACTION E_DEVPATH E_FIRMWARE E_SUBSYSTEM E_TIMEOUT E_ASYNC E_SEQNUM
 
 run kernel_env FWLOAD_HOTPLUG=/sbin/hotplug $TEST_SH "$REPO/firmware.agent" --setup
