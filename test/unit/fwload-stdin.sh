@@ -43,5 +43,5 @@ for how in pipe file null; do
 	status_is 2
 	file_is "$REQ/loading" 1-1 "loading for an empty $how"
 	file_is "$REQ/data" "" "data for an empty $how"
-	stderr_is "fwload: x.bin: empty image on standard input; request aborted"
+	stderr_is "fwload: x.bin: empty image from standard input; request aborted"
 done

@@ -16,7 +16,8 @@ usage() {
 }
 usage
 usage "$D"
-usage "$D" "$T/img" extra
+usage "$D" "$T/img" ""
+usage "$D" "$T/img" "" -dc
 usage -c
 usage -c "$D" "$T/img"
 usage "${D#/}" "$T/img"
@@ -36,6 +37,9 @@ for l in relative/file '' KMSG file; do
 	usage -l "$l" "$D" "$T/img"
 done
 usage -x "$D" "$T/img"
+usage -m "" -c "$D"
+usage -m run/missing -c "$D"
+usage -H
 usage -s
 usage -n
 
