@@ -1,0 +1,90 @@
+# MANIFEST=FILE (sha256sum format): an image it lists loads only if its
+# SHA-256 matches -- of the image as the driver gets it, so after any
+# decompression. UNLISTED=load (the default) lets the others through;
+# UNLISTED=refuse aborts them, and everything when the manifest cannot be
+# read. --explain says which.
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+
+R=$T/root
+M=$T/SHA256SUMS
+echo 6.12.0-test >"$T/proc/sys/kernel/osrelease"
+fw=$R/lib/firmware
+mkimage "$fw/good.bin" 70000
+mkimage "$fw/vendor/sub.bin" 5000
+mkimage "$T/orig" 9000
+/usr/bin/zstd -q -c "$T/orig" >"$fw/packed.bin.zst" || fail zstd
+mkimage "$fw/bad.bin" 100
+mkimage "$fw/other.bin" 100
+mkimage "$fw/stray.bin" 100
+# As sha256sum writes it, with "./" and binary-mode "*" forms, and a
+# digest for the decompressed image.
+(cd "$fw" && sha256sum good.bin ./vendor/sub.bin) >"$M"
+sum=$(sha256sum <"$fw/other.bin")
+echo "${sum%% *} *bad.bin" >>"$M"
+sum=$(sha256sum <"$T/orig")
+echo "${sum%% *}  packed.bin" >>"$M"
+echo "not-a-digest  stray.bin" >>"$M"
+
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M"
+for name in good.bin vendor/sub.bin packed.bin; do
+	request "$name"
+	run agent firmware
+	status_is 0
+	file_is "$REQ/loading" 10 "loading for $name"
+done
+data_is "$T/orig"
+log_matches "fwload: loaded packed\.bin \(9000 bytes, [0-9]+ ms, SHA-256 verified\) from .*"
+
+request bad.bin
+run agent firmware
+status_is 2
+file_is "$REQ/loading" 1-1
+log_matches "fwload: bad\.bin: SHA-256 mismatch: $(ere "$fw/bad.bin") gives [0-9a-f]{64}, the manifest wants [0-9a-f]{64}; request aborted"
+
+# Not listed (or listed without a digest): loaded, unchecked ...
+for name in other.bin stray.bin; do
+	request "$name"
+	run agent firmware
+	status_is 0
+	file_is "$REQ/loading" 10 "loading for unlisted $name"
+	log_matches "fwload: loaded $(ere "$name") \([0-9]+ bytes, [0-9]+ ms\) from .*"
+done
+log_has "fwload: stray.bin: listed in $M without a valid SHA-256; loading it unchecked (UNLISTED=load)"
+run agent --explain other.bin
+grep -qx "manifest: $M: other.bin not listed; UNLISTED=load" "$T/stdout" || fail "$(cat "$T/stdout")"
+run agent --explain good.bin
+grep -Eqx "manifest: $(ere "$M") lists good\.bin: [0-9a-f]{64}, checked while loading" "$T/stdout" ||
+	fail "$(cat "$T/stdout")"
+
+# ... or refused.
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M" UNLISTED=refuse
+request other.bin
+run agent firmware
+status_is 2
+file_is "$REQ/loading" -1
+log_has "fwload: other.bin: not in $M, UNLISTED=refuse; request for $E_DEVPATH aborted"
+request stray.bin
+run agent firmware
+status_is 2
+log_has "fwload: stray.bin: listed in $M without a valid SHA-256, UNLISTED=refuse; request for $E_DEVPATH aborted"
+request good.bin
+run agent firmware
+status_is 0
+run agent --explain other.bin
+status_is 2
+grep -qx "decision: refuse: other.bin is not in $M (UNLISTED=refuse); the request would be aborted" "$T/stdout" ||
+	fail "$(cat "$T/stdout")"
+
+# No manifest to read: with UNLISTED=refuse nothing loads.
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$T/nonexistent" UNLISTED=refuse
+request good.bin
+run agent firmware
+status_is 2
+file_is "$REQ/loading" -1
+log_has "fwload: good.bin: cannot read the manifest $T/nonexistent, UNLISTED=refuse; request for $E_DEVPATH aborted"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$T/nonexistent"
+request good.bin
+run agent firmware
+status_is 0
+log_has "fwload: good.bin: cannot read the manifest $T/nonexistent; loading it unchecked (UNLISTED=load)"

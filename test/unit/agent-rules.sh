@@ -1,0 +1,91 @@
+# The rules file (RULES=, default fwload.rules beside fwload.conf): the
+# first rule whose conditions (firmware=, devpath=, model=, compatible=
+# globs) all hold gives the request another file name (name=) and/or a
+# directory searched first (dir=). Lines it cannot use are reported and
+# skipped. --explain names the rule.
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+
+R=$T/root
+fw=$R/lib/firmware
+echo 6.12.0-test >"$T/proc/sys/kernel/osrelease"
+dt=$SYS/firmware/devicetree/base
+mkdir -p "$dt"
+printf 'Acme Widget v2 rev 3\0' >"$dt/model"
+printf 'acme,widget-v2\0acme,widget\0' >"$dt/compatible"
+mkfw "$fw/brcm/wifi.txt" generic
+mkfw "$fw/brcm/wifi.acme,widget-v2.txt" "per board"
+mkfw "$fw/cal.bin" "generic calibration"
+mkfw "$R/boards/v2/cal.bin" "v2 calibration"
+mkfw "$R/boards/other/cal.bin" "other calibration"
+mkfw "$fw/dev.bin" generic
+mkfw "$fw/dev-b.bin" "for device b"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R"
+cat >"$T/fwload.rules" <<'RULES'
+# comment, blank lines, and leading blanks are fine
+
+   compatible=nobody,* dir=/boards/other
+firmware=brcm/wifi.txt compatible=acme,widget-v2   name=brcm/wifi.acme,widget-v2.txt
+firmware=cal.bin model=Acme?Widget?v2*	dir=/boards/v2
+firmware=cal.bin dir=/boards/other
+devpath=*/dev-b/* firmware=dev.bin name=dev-b.bin
+firmware=unused.bin frobnicate=yes dir=/x
+firmware=unused.bin
+firmware=unused.bin name=../x
+RULES
+
+# expect NAME DATA [DEVPATH]
+expect() {
+	request "$1" ${3+"$3"}
+	run agent firmware
+	status_is 0
+	file_is "$REQ/loading" 10 "loading for $1"
+	file_is "$REQ/data" "$2" "data for $1"
+}
+expect brcm/wifi.txt "per board"
+log_matches "fwload: loaded brcm/wifi\.txt \([0-9]+ bytes, [0-9]+ ms\) from $(ere "$fw/brcm/wifi.acme,widget-v2.txt") for .*"
+expect cal.bin "v2 calibration"
+expect dev.bin generic
+expect dev.bin "for device b" /devices/platform/dev-b/dev.bin
+log_has "fwload: $T/fwload.rules:8: 'frobnicate=yes' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR; rule ignored"
+log_has "fwload: $T/fwload.rules:9: no name= or dir=; rule ignored"
+log_has "fwload: $T/fwload.rules:10: name=../x: '..' component; rule ignored"
+
+run agent --explain brcm/wifi.txt
+status_is 0
+grep -qx "rule:     $T/fwload.rules:4 applies: name=brcm/wifi.acme,widget-v2.txt" "$T/stdout" || fail "$(cat "$T/stdout")"
+grep -qx "search:   $fw/brcm/wifi.acme,widget-v2.txt: found" "$T/stdout" || fail "$(cat "$T/stdout")"
+run agent --explain cal.bin
+grep -qx "rule:     $T/fwload.rules:5 applies: dir=/boards/v2" "$T/stdout" || fail "$(cat "$T/stdout")"
+grep -qx "search:   $R/boards/v2/cal.bin: found" "$T/stdout" || fail "$(cat "$T/stdout")"
+run agent --explain dev.bin
+grep -qx "rule:     none of $T/fwload.rules applies" "$T/stdout" || fail "$(cat "$T/stdout")"
+run agent --explain dev.bin /devices/platform/dev-b/dev.bin
+grep -qx "rule:     $T/fwload.rules:7 applies: name=dev-b.bin" "$T/stdout" || fail "$(cat "$T/stdout")"
+
+# Another board: the model rule no longer holds, the next one does.
+printf 'Acme Widget v1\0' >"$dt/model"
+printf 'acme,widget-v1\0acme,widget\0' >"$dt/compatible"
+expect cal.bin "other calibration"
+expect brcm/wifi.txt generic
+# No device tree at all: model= and compatible= hold for nothing.
+rm -r "$SYS/firmware"
+expect cal.bin "other calibration"
+expect brcm/wifi.txt generic
+
+# A renamed file that is not there: not found, no fallback to the old name.
+rm "$fw/dev-b.bin"
+request dev.bin /devices/platform/dev-b/dev.bin
+run agent firmware
+status_is 1
+file_is "$REQ/loading" -1
+log_matches "fwload: dev-b\.bin \(for dev\.bin\) not found for /devices/platform/dev-b/dev\.bin in .*; request cancelled"
+
+# RULES= elsewhere; an unreadable one is reported and ignored.
+mv "$T/fwload.rules" "$T/board.rules"
+expect cal.bin "generic calibration"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "RULES=$T/board.rules"
+expect cal.bin "other calibration"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "RULES=$T"
+expect cal.bin "generic calibration"
+log_has "fwload: cannot read $T; no rules applied"
