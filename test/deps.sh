@@ -5,8 +5,8 @@
 # root; otherwise names them and fails.
 set -eu
 what=${1:-all}
-fast='gcc make libc6-dev dash busybox-static shellcheck'
-kernel='linux-source-6.12 build-essential flex bison bc busybox-static xz-utils cpio'
+fast='gcc make libc6-dev dash busybox-static shellcheck zstd xz-utils'
+kernel='linux-source-6.12 build-essential flex bison bc busybox-static xz-utils zstd cpio'
 fuzz='clang libclang-rt-14-dev dash busybox-static'
 cross='gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
 libc6-dev-armhf-cross libc6-dev-arm64-cross libc6-dev-riscv64-cross qemu-user file dash'
