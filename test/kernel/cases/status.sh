@@ -18,7 +18,7 @@ line=$(grep "^  fwload-test-status-pending.bin  $tfdev/fwload-test-status-pendin
 	fail "pending request not shown: $(cat /run/status.out)"
 age=${line##*age }
 age=${age% s}
-[ "$age" -ge 2 ] && [ "$age" -lt 60 ] || fail "age $age s after a 2 s wait"
+{ [ "$age" -ge 2 ] && [ "$age" -lt 60 ]; } || fail "age $age s after a 2 s wait"
 grep -qx "  fwload-test-status-missing.bin  $tfdev/fwload-test-status-missing.bin" /run/status.out ||
 	fail "missing image not shown: $(cat /run/status.out)"
 echo "ok: --status shows the pending request (age $age s) and the missing image"
