@@ -2,7 +2,8 @@
 # make install DESTDIR= with non-default paths puts every file where it
 # belongs, with its mode, rewrites the scripts' default paths, links the hook
 # to the agent's run-time path (no DESTDIR in it), keeps an existing
-# fwload.conf, and make uninstall removes everything but the config.
+# fwload.conf and fwload.rules, and make uninstall removes everything but
+# the configuration.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -18,6 +19,7 @@ mode "$D/usr/sbin/fwload" 755
 mode "$D/usr/sbin/hotplug" 755
 mode "$D/usr/lib/fwload/firmware.agent" 755
 mode "$D/opt/etc/fwload.conf" 644
+mode "$D/opt/etc/fwload.rules" 644
 [ -d "$D/opt/etc/hotplug.d/default" ] || fail "no hotplug.d/default"
 assert_eq "hook link" /usr/lib/fwload/firmware.agent "$(readlink "$D/opt/etc/hotplug.d/firmware/50-firmware.hotplug")"
 cmp -s "$REPO/fwload" "$D/usr/sbin/fwload" || fail "installed fwload differs from the build"
@@ -41,4 +43,5 @@ file_is "$D/opt/etc/fwload.conf" 'LOG=none
 
 make "$@" uninstall >"$T/out" 2>&1 || fail "make uninstall failed: $(cat "$T/out")"
 left=$(cd "$D" && find . -type f -o -type l | sort)
-assert_eq "files left after uninstall" ./opt/etc/fwload.conf "$left"
+assert_eq "files left after uninstall" "./opt/etc/fwload.conf
+./opt/etc/fwload.rules" "$left"
