@@ -12,10 +12,12 @@
  *   status 100   loading was not touched
  *   status 111   loading was not touched
  *
- * -s (another sysfs root) and -l (a log file) are not fuzzed: they could
- * make fwload write outside the temp dir. An argument naming a regular file
- * over 1 MiB is skipped too (fwload would copy it). Sleeps are skipped, so
- * waits cost no time.
+ * -s (another sysfs root), -l (a log file) and -m (the missing list) are
+ * not fuzzed: they could make fwload write outside the temp dir. An
+ * argument naming a regular file over 1 MiB is skipped too (fwload would
+ * copy it), and so is one naming an executable file: fwload runs a COMMAND
+ * given after FILE, and PATH is set to nowhere, so only "cannot run" is
+ * fuzzed there. Sleeps are skipped, so waits cost no time.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -99,6 +101,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	put("img", image, sizeof(image));
 	put("empty", "", 0);
 	setenv("SYSFS", "sys", 1);
+	setenv("PATH", "/nonexistent", 1);
 	unsetenv("TIMEOUT");
 	unsetenv("FIRMWARE");
 	/* "-" reads standard input: make it an empty stream, never a tty. */
@@ -121,9 +124,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (char *p = buf; p < buf + n + 1 && argc < 16; p += strlen(p) + 1) {
 		struct stat st;
 
-		if (p[0] == '-' && p[1] != '-' && (strchr(p, 's') || strchr(p, 'l')))
-			return 0;  /* -s, -l: see above */
-		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (1 << 20))
+		if (p[0] == '-' && p[1] != '-' && (strchr(p, 's') || strchr(p, 'l') || strchr(p, 'm')))
+			return 0;  /* -s, -l, -m: see above */
+		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (st.st_size > (1 << 20) || access(p, X_OK) == 0))
 			return 0;
 		argv[argc++] = p;
 	}
