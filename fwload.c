@@ -765,6 +765,7 @@ static int start_filter(int in, pid_t *pid)
 	}
 	*pid = fork();
 	if (*pid < 0) {
+		*pid = 0;  /* never a pid to signal: kill(-1) would hit everything */
 		fail("cannot start", opt.filter[0], errno, NULL);
 		goto fail;
 	}
@@ -788,6 +789,7 @@ static int start_filter(int in, pid_t *pid)
 		close(out[0]);
 		while (waitpid(*pid, NULL, 0) < 0 && errno == EINTR)
 			;
+		*pid = 0;  /* reaped */
 		fail("cannot run", opt.filter[0], e, NULL);
 		return -1;
 	}
@@ -803,20 +805,45 @@ fail:
 	return -1;
 }
 
-/* Reap the filter (killed first if kill_it): 0 if it exited 0, else -1,
- * said why unless it was killed on purpose. */
+/*
+ * Reap the filter: 0 if it exited 0, else -1, said why unless kill_it (we
+ * are aborting anyway: kill it first). A filter that closed its output but
+ * does not exit is given the wait time (-t), then killed.
+ */
 static int end_filter(pid_t pid, int kill_it)
 {
 	struct line l = { .len = 0 };
-	int ws;
+	long waited_ms = 0, step_ms = 1;
+	int ws, hung = 0;
 
+	if (pid <= 0)
+		return -1;
 	if (kill_it)
 		kill(pid, SIGKILL);
-	while (waitpid(pid, &ws, 0) < 0) {
-		if (errno != EINTR)
+	for (;;) {
+		pid_t r = waitpid(pid, &ws, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR)
 			return -1;
-		if (stop_signal)
+		if (!kill_it && (stop_signal || (opt.wait_s > 0 && waited_ms >= opt.wait_s * 1000))) {
 			kill(pid, SIGKILL);
+			kill_it = 1;
+			hung = !stop_signal;
+		}
+		if (r == 0) {
+			struct timespec ts = { .tv_sec = 0, .tv_nsec = step_ms * 1000000 };
+
+			nanosleep(&ts, NULL);
+			waited_ms += step_ms;
+			if (step_ms < 100)
+				step_ms *= 2;
+		}
+	}
+	if (hung) {
+		fail("no exit in the wait time from", opt.filter[0], 0, "killed; request aborted");
+		return -1;
 	}
 	if (kill_it)
 		return -1;
@@ -845,41 +872,62 @@ static void hex(struct line *l, const unsigned char *p, size_t n)
 	}
 }
 
+/* Is s one line's worth of printable text (no control bytes)? */
+static int printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
 /*
  * -m LIST: the firmware that could not be found, one "NAME<TAB>DEVPATH"
  * line each. A cancel (-c) adds the request, a load removes every line for
  * its name. Rewritten whole (a new file renamed over the old, so a reader
  * never sees half of it) under a lock on the directory, so concurrent
- * requests do not lose each other's lines. Failures are said, but the
- * request has been answered by then: they do not change the exit status.
+ * requests do not lose each other's lines; a lock held by someone else for
+ * 2 s makes us give up. Failures are said, but the request has been
+ * answered by then: they do not change the exit status.
  */
 static void update_missing(int add_it)
 {
-	static char old[64 * 1024], new[64 * 1024 + PATH_MAX + 512];
+	static char old[64 * 1024], new[128 * 1024];
 	char dir[PATH_MAX], tmp[PATH_MAX];
 	size_t name_len = strlen(opt.name), dev_len = strlen(opt.devpath), len = 0, n = 0;
+	size_t path_len = strlen(opt.missing), dir_len;
 	const char *slash = strrchr(opt.missing, '/');
-	int dfd = -1, fd = -1, changed = 0;
+	int dfd = -1, fd = -1, changed = 0, ok;
+	long waited_ms = 0;
 
-	for (const char *p = opt.name; *p; p++)
-		if ((unsigned char)*p < ' ' || *p == 0x7f)
-			return;  /* not representable in a line */
-	if (!slash || (size_t)(slash - opt.missing) >= sizeof(dir) ||
-	    strlen(opt.missing) + 5 > sizeof(tmp)) {
-		fail("missing list: bad path", opt.missing, 0, NULL);
+	if (!printable(opt.name) || !printable(opt.devpath) || name_len + dev_len + 2 > sizeof(new) - sizeof(old))
+		return;  /* not one line: cannot be listed */
+	dir_len = slash == opt.missing ? 1 : (size_t)(slash - opt.missing);
+	if (path_len + 5 > sizeof(tmp)) {
+		fail("missing list: path too long:", opt.missing, 0, NULL);
 		return;
 	}
-	memcpy(dir, opt.missing, (size_t)(slash - opt.missing));
-	dir[slash == opt.missing ? 1 : slash - opt.missing] = '\0';
-	memcpy(tmp, opt.missing, strlen(opt.missing));
-	memcpy(tmp + strlen(opt.missing), ".new", 5);
+	memcpy(dir, opt.missing, dir_len);
+	dir[dir_len] = '\0';
+	memcpy(tmp, opt.missing, path_len);
+	memcpy(tmp + path_len, ".new", 5);
 
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0 && errno == ENOENT && !add_it)
 		return;  /* no list: nothing to remove */
-	if (dfd < 0 || flock(dfd, LOCK_EX) < 0) {
-		fail("missing list: cannot lock", dir, errno, NULL);
-		goto out;
+	if (dfd < 0) {
+		fail("missing list: cannot open", dir, errno, NULL);
+		return;
+	}
+	while (flock(dfd, LOCK_EX | LOCK_NB) < 0) {
+		struct timespec ts = { .tv_sec = 0, .tv_nsec = 10 * 1000000 };
+
+		if ((errno != EWOULDBLOCK && errno != EINTR) || waited_ms >= 2000) {
+			fail("missing list: cannot lock", dir, errno, "list not updated");
+			goto out;
+		}
+		nanosleep(&ts, NULL);
+		waited_ms += 10;
 	}
 	fd = open(opt.missing, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd >= 0) {
@@ -890,14 +938,15 @@ static void update_missing(int add_it)
 		close(fd);
 		fd = -1;
 		if (r < 0 || len == sizeof(old)) {
-			fail("missing list: cannot read (or too long)", opt.missing, r < 0 ? errno : 0, NULL);
+			fail("missing list: cannot read (or over 64 KiB)", opt.missing, r < 0 ? errno : 0, NULL);
 			goto out;
 		}
 	} else if (errno != ENOENT) {
 		fail("missing list: cannot open", opt.missing, errno, NULL);
 		goto out;
 	}
-	/* Copy the lines to keep; note whether this request is listed. */
+	/* Copy the lines to keep (at most len bytes plus the newline a last
+	 * line may lack); note whether this request is listed. */
 	for (size_t i = 0; i < len;) {
 		const char *line = old + i, *end = memchr(line, '\n', len - i);
 		size_t ll = end ? (size_t)(end - line) : len - i;
@@ -916,7 +965,7 @@ static void update_missing(int add_it)
 		n += ll;
 		new[n++] = '\n';
 	}
-	if (add_it) {
+	if (add_it) {  /* fits: checked against the room beyond old's size */
 		memcpy(new + n, opt.name, name_len);
 		n += name_len;
 		new[n++] = '\t';
@@ -927,17 +976,24 @@ static void update_missing(int add_it)
 	}
 	if (!changed)
 		goto out;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0644);
-	if (fd < 0 || write_all(fd, new, n) < 0 || close(fd) < 0 || rename(tmp, opt.missing) < 0) {
-		fail("missing list: cannot write", tmp, errno, NULL);
+	/* Never through a link someone left at LIST.new. */
+	if (unlink(tmp) < 0 && errno != ENOENT) {
+		fail("missing list: cannot remove", tmp, errno, "list not updated");
+		goto out;
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
+	ok = fd >= 0 && write_all(fd, new, n) == 0;
+	if (fd >= 0 && close(fd) < 0)
+		ok = 0;
+	fd = -1;
+	if (!ok || rename(tmp, opt.missing) < 0) {
+		fail("missing list: cannot write", tmp, errno, "list not updated");
 		unlink(tmp);
 	}
-	fd = -1;
 out:
 	if (fd >= 0)
 		close(fd);
-	if (dfd >= 0)
-		close(dfd);  /* and the lock with it */
+	close(dfd);  /* and the lock with it */
 }
 
 static int run(int cancel)

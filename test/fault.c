@@ -20,8 +20,12 @@
  *   FAULT_APPEND_AT=B    when B bytes went to data, append to the image
  *   FAULT_REWRITE_AT=B   when B bytes went to data, overwrite the image's
  *                        first byte in place (same size, new mtime)
+ *   FAULT_NO_FORK=1      fork() fails with EAGAIN
  *   FAULT_STATS=FILE     at exit, write the count of calls on data per
- *                        primitive ("sendfile N", "splice N", "write N")
+ *                        primitive ("sendfile N", "splice N", "write N"),
+ *                        and of kill() calls aimed at a process group or
+ *                        at every process ("kill_group N"), which are
+ *                        never passed on
  *
  * A threshold is met exactly: the call that would cross it is cut short.
  */
@@ -36,6 +40,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/sendfile.h>
 #include <sys/types.h>
 
@@ -48,18 +53,20 @@ static ssize_t (*real_pread64)(int, void *, size_t, off64_t);
 static ssize_t (*real_sendfile)(int, int, off_t *, size_t);
 static ssize_t (*real_sendfile64)(int, int, off64_t *, size_t);
 static ssize_t (*real_splice)(int, loff_t *, int, loff_t *, size_t, unsigned int);
+static pid_t (*real_fork)(void);
+static int (*real_kill)(pid_t, int);
 
 static struct {
 	int ready;
 	long long short_n, eintr_k, slow_us, eio_at, enodev_at, read_eio_at, read_eintr_k;
 	long long truncate_at, append_at, rewrite_at;
-	int no_sendfile, no_splice;
+	int no_sendfile, no_splice, no_fork;
 	char image[PATH_MAX];   /* canonical path, "-" for fd 0, "" for none */
 	const char *stats;
 } cf;
 
 static long long data_bytes, image_bytes, data_calls, image_reads;
-static long long n_sendfile, n_splice, n_write;
+static long long n_sendfile, n_splice, n_write, n_kill_group;
 static int truncated, appended, rewritten;
 
 static long long num(const char *name, long long dflt)
@@ -100,6 +107,9 @@ static void init(void)
 	cf.rewrite_at = num("FAULT_REWRITE_AT", -1);
 	cf.no_sendfile = num("FAULT_NO_SENDFILE", 0) != 0;
 	cf.no_splice = num("FAULT_NO_SPLICE", 0) != 0;
+	cf.no_fork = num("FAULT_NO_FORK", 0) != 0;
+	real_fork = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
+	real_kill = (int (*)(pid_t, int))dlsym(RTLD_NEXT, "kill");
 	cf.stats = getenv("FAULT_STATS");
 	img = getenv("FAULT_IMAGE");
 	if (img && strcmp(img, "-") == 0)
@@ -332,6 +342,26 @@ ssize_t splice(int in, loff_t *off_in, int out, loff_t *off_out, size_t n, unsig
 	return r;
 }
 
+pid_t fork(void)
+{
+	init();
+	if (cf.no_fork) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return real_fork();
+}
+
+int kill(pid_t pid, int sig)
+{
+	init();
+	if (pid <= 0) {
+		n_kill_group++;
+		return 0;
+	}
+	return real_kill(pid, sig);
+}
+
 __attribute__((destructor)) static void stats(void)
 {
 	char buf[128];
@@ -340,8 +370,8 @@ __attribute__((destructor)) static void stats(void)
 	init();
 	if (!cf.stats || !*cf.stats)
 		return;
-	len = snprintf(buf, sizeof(buf), "sendfile %lld\nsplice %lld\nwrite %lld\n",
-		       n_sendfile, n_splice, n_write);
+	len = snprintf(buf, sizeof(buf), "sendfile %lld\nsplice %lld\nwrite %lld\nkill_group %lld\n",
+		       n_sendfile, n_splice, n_write, n_kill_group);
 	fd = open(cf.stats, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		(void)!real_write(fd, buf, (size_t)len);

@@ -76,6 +76,36 @@ status_is 2
 grep -qx "decision: refuse: other.bin is not in $M (UNLISTED=refuse); the request would be aborted" "$T/stdout" ||
 	fail "$(cat "$T/stdout")"
 
+# A manifest from elsewhere: CRLF line ends and no newline at the end; a
+# binary-mode entry for "*odd.bin" (a name starting with '*') is not one for
+# odd.bin; sha256sum's escaped form for a name with a backslash.
+mkimage "$fw/odd.bin" 50
+mkimage "$fw/back\\slash.bin" 60
+mkimage "$fw/last.bin" 70
+cr=$(printf '\r')
+{
+	s=$(sha256sum <"$fw/good.bin")
+	printf '%s  good.bin%s\n' "${s%% *}" "$cr"
+	printf '%s *%s\n' 0000000000000000000000000000000000000000000000000000000000000000 '*odd.bin'
+	s=$(sha256sum <"$fw/back\\slash.bin")
+	printf '\\%s  %s\n' "${s%% *}" 'back\\slash.bin'
+	s=$(sha256sum <"$fw/last.bin")
+	printf '%s  last.bin%s' "${s%% *}" "$cr"
+} >"$T/SUMS2"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$T/SUMS2" UNLISTED=refuse
+for name in good.bin "back\\slash.bin" last.bin; do
+	request "$name"
+	run agent firmware
+	status_is 0
+	file_is "$REQ/loading" 10 "loading for $name (CRLF manifest)"
+	log_matches "fwload: loaded $(ere "$name") \([0-9]+ bytes, [0-9]+ ms, SHA-256 verified\) from .*"
+done
+request odd.bin
+run agent firmware
+status_is 2
+file_is "$REQ/loading" -1
+log_has "fwload: odd.bin: not in $T/SUMS2, UNLISTED=refuse; request for $E_DEVPATH aborted"
+
 # No manifest to read: with UNLISTED=refuse nothing loads.
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$T/nonexistent" UNLISTED=refuse
 request good.bin

@@ -89,3 +89,10 @@ expect cal.bin "other calibration"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "RULES=$T"
 expect cal.bin "generic calibration"
 log_has "fwload: cannot read $T; no rules applied"
+
+# CRLF line ends (a file edited on Windows) and no newline at the end.
+printf 'firmware=cal.bin dir=/boards/other\r\nfirmware=dev.bin name=dev-b.bin\r' >"$T/board.rules"
+mkfw "$fw/dev-b.bin" "for device b"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "RULES=$T/board.rules"
+expect cal.bin "other calibration"
+expect dev.bin "for device b"

@@ -56,6 +56,15 @@ status_is 2
 file_is "$REQ/loading" -1
 stderr_is "fwload: x.bin: cannot run /nonexistent/zstd: No such file or directory (errno 2)"
 
+# fork() fails: nothing started, "-1", and no kill() aimed at anything but
+# a real child (kill(-1) from root would hit every process).
+request x.bin
+fault_run FAULT_NO_FORK=1 -- -s "$SYS" -n x.bin "$E_DEVPATH" "$T/img.zst" zstd -dcq
+status_is 2
+file_is "$REQ/loading" -1
+stderr_is "fwload: x.bin: cannot start zstd: Resource temporarily unavailable (errno 11)"
+stat_is kill_group 0
+
 # Killed by a signal after some output.
 request x.bin
 run clean "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" "$T/img" sh -c 'head -c 5000; kill -9 $$'
@@ -76,6 +85,13 @@ run clean "$FWLOAD" -s "$SYS" -n x.bin -t 1 "$E_DEVPATH" "$T/img" sh -c 'head -c
 status_is 2
 file_is "$REQ/loading" 1-1
 stderr_is "fwload: x.bin: nothing more came in the wait time from $T/img via sh; request aborted"
+
+# Output closed, but no exit: killed after the wait time (-t 1), no hang.
+request x.bin
+run clean "$FWLOAD" -s "$SYS" -n x.bin -t 1 "$E_DEVPATH" "$T/img" sh -c 'head -c 100; exec >&-; exec sleep 50'
+status_is 2
+file_is "$REQ/loading" 1-1
+stderr_is "fwload: x.bin: no exit in the wait time from sh; killed; request aborted"
 
 # A signal to fwload while the program runs: aborted, exit 3, program gone.
 request x.bin

@@ -1,6 +1,7 @@
 # fwload -m LIST: a cancel (-c) adds "NAME<TAB>DEVPATH" to LIST once; a load
 # removes every line for NAME and keeps the others. Concurrent updates lose
-# nothing (the directory is locked, the file replaced whole).
+# nothing (the directory is locked, the file replaced whole); a lock held
+# elsewhere delays at most about 2 s.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -48,13 +49,48 @@ request d.bin
 run clean "$FWLOAD" -s "$SYS" -n d.bin -m "$T/nodir/missing" -c "$E_DEVPATH"
 status_is 1
 file_is "$REQ/loading" -1
-stderr_is "fwload: d.bin: missing list: cannot lock $T/nodir: No such file or directory (errno 2)"
+stderr_is "fwload: d.bin: missing list: cannot open $T/nodir: No such file or directory (errno 2)"
 request d.bin
 run clean "$FWLOAD" -s "$SYS" -n d.bin -m "$T/nodir/missing" "$E_DEVPATH" "$T/img"
 status_is 0
 stderr_is ""
 run clean "$FWLOAD" -s "$SYS" -m relative -c "$E_DEVPATH"
 status_is 100
+
+# Not one line: a control byte in the name or DEVPATH is never listed.
+cp "$L" "$T/before"
+request e.bin "$TF/e
+bin"
+run clean "$FWLOAD" -s "$SYS" -n e.bin -m "$L" -c "$E_DEVPATH"
+status_is 1
+cmp -s "$T/before" "$L" || fail "the list after a DEVPATH with a newline: $(show "$L")"
+
+# A link left at LIST.new is replaced, not followed.
+ln -s "$T/victim" "$L.new"
+request f.bin
+run clean "$FWLOAD" -s "$SYS" -n f.bin -m "$L" -c "$E_DEVPATH"
+status_is 1
+no_file "$T/victim" "a file written through the link at $L.new"
+grep -qx "f.bin$tab$E_DEVPATH" "$L" || fail "f.bin not listed: $(cat "$L")"
+
+# Someone else holds the lock: given up after about 2 s, the request
+# answered all the same.
+# shellcheck disable=SC2016 # the locker's own script
+sh -c 'exec 9<"$0" && flock 9 && exec sleep 10' "$T/run" &
+locker=$!
+i=0
+while flock -n "$T/run" true; do
+	i=$((i + 1))
+	[ $i -lt 500 ] || fail "the locker did not take the lock"
+	sleep 0.01
+done
+request g.bin
+run clean "$FWLOAD" -s "$SYS" -n g.bin -m "$L" -c "$E_DEVPATH"
+status_is 1
+file_is "$REQ/loading" -1
+stderr_is "fwload: g.bin: missing list: cannot lock $T/run: Resource temporarily unavailable (errno 11); list not updated"
+kill "$locker"
+wait "$locker"
 
 # 40 at once: all 40 listed.
 rm -f "$L"
