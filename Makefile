@@ -113,8 +113,6 @@ install: fwload
 	ln -sf $(LIBEXECDIR)/firmware.agent $(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
 	[ -e $(DESTDIR)$(SYSCONFDIR)/fwload.conf ] || \
 		$(INSTALL) -m 644 etc/fwload.conf $(DESTDIR)$(SYSCONFDIR)/fwload.conf
-	[ -e $(DESTDIR)$(SYSCONFDIR)/fwload.rules ] || \
-		$(INSTALL) -m 644 etc/fwload.rules $(DESTDIR)$(SYSCONFDIR)/fwload.rules
 
 # Early user space: the installed files as a gen_init_cpio list (for
 # CONFIG_INITRAMFS_SOURCE, or usr/gen_init_cpio), and as a newc archive to
@@ -142,7 +140,7 @@ uninstall:
 		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
 		$(DESTDIR)$(HOTPLUGDIR)/default $(DESTDIR)$(HOTPLUGDIR) 2>/dev/null
-	@echo "kept $(DESTDIR)$(SYSCONFDIR)/fwload.conf and fwload.rules (your configuration)"
+	@echo "kept $(DESTDIR)$(SYSCONFDIR)/fwload.conf (your configuration)"
 
 clean:
 	rm -f $(CHECK_BIN) $(FUZZ_BIN) initramfs.list initramfs.cpio
