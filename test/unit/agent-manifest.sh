@@ -19,7 +19,19 @@ mkimage "$fw/other.bin" 100
 mkimage "$fw/stray.bin" 100
 # As sha256sum writes it, with "./" and binary-mode "*" forms, and a
 # digest for the decompressed image.
-(cd "$fw" && sha256sum good.bin ./vendor/sub.bin) >"$M"
+# Decoys first: names that contain good.bin, and a long list around it.
+zero=0000000000000000000000000000000000000000000000000000000000000000
+{
+	i=0
+	while [ $i -lt 3000 ]; do
+		echo "$zero  other/file-$i.bin"
+		i=$((i + 1))
+	done
+	echo "$zero  xgood.bin"
+	echo "$zero  good.bin.old"
+	echo "$zero  sub/good.bin"
+} >"$M"
+(cd "$fw" && sha256sum good.bin ./vendor/sub.bin) >>"$M"
 sum=$(sha256sum <"$fw/other.bin")
 echo "${sum%% *} *bad.bin" >>"$M"
 sum=$(sha256sum <"$T/orig")
