@@ -17,36 +17,31 @@ exec </dev/null >/dev/null 2>/run/slow.err
 echo $? >/run/slow.status
 HELPER
 chmod +x /run/slow-helper
-echo 30 >/run/slow.t
-echo /run/slow-helper >/proc/sys/kernel/hotplug
-echo 2 >/sys/class/firmware/timeout
-trigger trigger_request fwload-test-slow.bin
-echo /sbin/hotplug >/proc/sys/kernel/hotplug
-[ "$err" = 110 ] || fail "want ETIMEDOUT (110), got errno $err after $ms ms"
-i=0
-until [ -s /run/slow.status ] || [ $i -ge 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-read -r status </run/slow.status || fail "fwload did not finish"
-[ "$status" = 2 ] || fail "fwload exited $status, want 2: $(cat /run/slow.err)"
+
+# slow FWLOAD_T KERNEL_TIMEOUT WANT_ERRNO: one request through the helper;
+# the driver must see WANT_ERRNO, and fwload must exit 2 (aborted).
+slow() {
+	rm -f /run/slow.status
+	echo "$1" >/run/slow.t
+	echo /run/slow-helper >/proc/sys/kernel/hotplug
+	echo "$2" >/sys/class/firmware/timeout
+	trigger trigger_request fwload-test-slow.bin
+	echo /sbin/hotplug >/proc/sys/kernel/hotplug
+	[ "$err" = "$3" ] || fail "fwload -t $1, timeout $2: want errno $3, got $err after $ms ms"
+	i=0
+	until [ -s /run/slow.status ] || [ $i -ge 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	read -r status </run/slow.status || fail "fwload did not finish"
+	[ "$status" = 2 ] || fail "fwload exited $status, want 2: $(cat /run/slow.err)"
+}
+
+slow 30 2 110
 grep -q 'request gone (timed out?) while writing /sys/devices/virtual/misc/test_firmware/fwload-test-slow.bin/data: No such device' /run/slow.err ||
 	fail "unexpected message: $(cat /run/slow.err)"
 echo "ok: timed out mid-copy after $ms ms; fwload: $(cat /run/slow.err)"
 
-rm -f /run/slow.status
-echo 1 >/run/slow.t
-echo /run/slow-helper >/proc/sys/kernel/hotplug
-echo 60 >/sys/class/firmware/timeout
-trigger trigger_request fwload-test-slow.bin
-echo /sbin/hotplug >/proc/sys/kernel/hotplug
-[ "$err" = 2 ] || fail "want ENOENT (2) from fwload's abort, got errno $err after $ms ms"
-i=0
-until [ -s /run/slow.status ] || [ $i -ge 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-read -r status </run/slow.status || fail "fwload did not finish"
-[ "$status" = 2 ] || fail "fwload exited $status, want 2: $(cat /run/slow.err)"
+slow 1 60 2
 kmsg "fwload: fwload-test-slow.bin: nothing more came in the wait time from standard input; request aborted"
 echo "ok: a stream silent for fwload's 1 s: aborted after $ms ms"
