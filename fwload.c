@@ -507,6 +507,14 @@ static void sha256_final(struct sha256 *s, unsigned char out[32])
 
 static struct sha256 hash;  /* of the image, with -H */
 
+/* How long a stream may stay silent, or a filter take to exit after its
+ * output: -t, and 60 s for -t 0 (which only means "do not wait for loading";
+ * a request that waits for ever must not hang on a stuck decompressor). */
+static long stream_wait_s(void)
+{
+	return opt.wait_s > 0 ? opt.wait_s : 60;
+}
+
 /* A stream (a pipe from a decompressor, standard input) that stays silent
  * for the wait time is given up: 0, or -1 with errno ETIMEDOUT or EINTR. */
 static int wait_input(int fd)
@@ -514,7 +522,7 @@ static int wait_input(int fd)
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 
 	for (;;) {
-		int r = poll(&p, 1, opt.wait_s > 0 ? (int)opt.wait_s * 1000 : -1);
+		int r = poll(&p, 1, (int)stream_wait_s() * 1000);
 
 		if (stop_signal) {
 			errno = EINTR;
@@ -827,7 +835,7 @@ static int end_filter(pid_t pid, int kill_it)
 			break;
 		if (r < 0 && errno != EINTR)
 			return -1;
-		if (!kill_it && (stop_signal || (opt.wait_s > 0 && waited_ms >= opt.wait_s * 1000))) {
+		if (!kill_it && (stop_signal || waited_ms >= stream_wait_s() * 1000)) {
 			kill(pid, SIGKILL);
 			kill_it = 1;
 			hung = !stop_signal;
@@ -885,25 +893,27 @@ static int printable(const char *s)
  * -m LIST: the firmware that could not be found, one "NAME<TAB>DEVPATH"
  * line each. A cancel (-c) adds the request, a load removes every line for
  * its name. Rewritten whole (a new file renamed over the old, so a reader
- * never sees half of it) under a lock on the directory, so concurrent
- * requests do not lose each other's lines; a lock held by someone else for
- * 2 s makes us give up. Failures are said, but the request has been
- * answered by then: they do not change the exit status.
+ * never sees half of it) under a lock on LIST.lock (root's, mode 0600), so
+ * concurrent requests do not lose each other's lines; a lock held for 2 s
+ * makes us give up. The list stays under 64 KiB. Failures are said, but
+ * the request has been answered by then: they do not change the exit
+ * status.
  */
 static void update_missing(int add_it)
 {
 	static char old[64 * 1024], new[128 * 1024];
-	char dir[PATH_MAX], tmp[PATH_MAX];
+	char dir[PATH_MAX], tmp[PATH_MAX], lock[PATH_MAX];
 	size_t name_len = strlen(opt.name), dev_len = strlen(opt.devpath), len = 0, n = 0;
 	size_t path_len = strlen(opt.missing), dir_len;
 	const char *slash = strrchr(opt.missing, '/');
 	int dfd = -1, fd = -1, changed = 0, ok;
 	long waited_ms = 0;
+	struct stat st;
 
 	if (!printable(opt.name) || !printable(opt.devpath) || name_len + dev_len + 2 > sizeof(new) - sizeof(old))
 		return;  /* not one line: cannot be listed */
 	dir_len = slash == opt.missing ? 1 : (size_t)(slash - opt.missing);
-	if (path_len + 5 > sizeof(tmp)) {
+	if (path_len + 6 > sizeof(tmp)) {
 		fail("missing list: path too long:", opt.missing, 0, NULL);
 		return;
 	}
@@ -911,27 +921,34 @@ static void update_missing(int add_it)
 	dir[dir_len] = '\0';
 	memcpy(tmp, opt.missing, path_len);
 	memcpy(tmp + path_len, ".new", 5);
+	memcpy(lock, opt.missing, path_len);
+	memcpy(lock + path_len, ".lock", 6);
 
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 && errno == ENOENT && !add_it)
+	if (stat(dir, &st) < 0 && errno == ENOENT && !add_it)
 		return;  /* no list: nothing to remove */
+	dfd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
 	if (dfd < 0) {
-		fail("missing list: cannot open", dir, errno, NULL);
+		fail("missing list: cannot open", lock, errno, "list not updated");
 		return;
 	}
 	while (flock(dfd, LOCK_EX | LOCK_NB) < 0) {
 		struct timespec ts = { .tv_sec = 0, .tv_nsec = 10 * 1000000 };
 
 		if ((errno != EWOULDBLOCK && errno != EINTR) || waited_ms >= 2000) {
-			fail("missing list: cannot lock", dir, errno, "list not updated");
+			fail("missing list: cannot lock", lock, errno, "list not updated");
 			goto out;
 		}
 		nanosleep(&ts, NULL);
 		waited_ms += 10;
 	}
-	fd = open(opt.missing, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	fd = open(opt.missing, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
 	if (fd >= 0) {
 		ssize_t r;
+
+		if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			fail("missing list: not a regular file:", opt.missing, 0, "list not updated");
+			goto out;
+		}
 
 		while ((r = read(fd, old + len, sizeof(old) - len)) > 0 || (r < 0 && errno == EINTR))
 			len += r > 0 ? (size_t)r : 0;
@@ -965,7 +982,11 @@ static void update_missing(int add_it)
 		n += ll;
 		new[n++] = '\n';
 	}
-	if (add_it) {  /* fits: checked against the room beyond old's size */
+	if (add_it && n + name_len + dev_len + 2 >= sizeof(old)) {
+		fail("missing list: full (64 KiB):", opt.missing, 0, "request not listed");
+		goto out;
+	}
+	if (add_it) {
 		memcpy(new + n, opt.name, name_len);
 		n += name_len;
 		new[n++] = '\t';

@@ -32,6 +32,9 @@ zero=0000000000000000000000000000000000000000000000000000000000000000
 	echo "$zero  sub/good.bin"
 } >"$M"
 (cd "$fw" && sha256sum good.bin ./vendor/sub.bin) >>"$M"
+# A name that every digest above contains.
+mkimage "$fw/0" 10
+(cd "$fw" && sha256sum 0) >>"$M"
 sum=$(sha256sum <"$fw/other.bin")
 echo "${sum%% *} *bad.bin" >>"$M"
 sum=$(sha256sum <"$T/orig")
@@ -39,7 +42,7 @@ echo "${sum%% *}  packed.bin" >>"$M"
 echo "not-a-digest  stray.bin" >>"$M"
 
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M"
-for name in good.bin vendor/sub.bin packed.bin; do
+for name in good.bin vendor/sub.bin 0 packed.bin; do
 	request "$name"
 	run agent firmware
 	status_is 0
@@ -63,6 +66,7 @@ for name in other.bin stray.bin; do
 	log_matches "fwload: loaded $(ere "$name") \([0-9]+ bytes, [0-9]+ ms\) from .*"
 done
 log_has "fwload: stray.bin: listed in $M without a valid SHA-256; loading it unchecked (UNLISTED=load)"
+log_has "fwload: other.bin: not in $M; loading it unchecked (UNLISTED=load)"
 run agent --explain other.bin
 grep -qx "manifest: $M: other.bin not listed; UNLISTED=load" "$T/stdout" || fail "$(cat "$T/stdout")"
 run agent --explain good.bin

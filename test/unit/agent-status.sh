@@ -12,9 +12,10 @@ conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MISSING_LIST=$L"
 tab=$(printf '\t')
 
 request gone.bin
+printf zzz >"$REQ/loading"  # fwload writes at offset 0; a second cancel would truncate
 run agent firmware
 status_is 1
-file_is "$REQ/loading" -1
+file_is "$REQ/loading" -1z "loading (one cancel, by fwload)"
 file_is "$L" "gone.bin$tab$TF/gone.bin
 "
 request vendor/late.bin
@@ -36,8 +37,10 @@ pending vendor/b.bin
 mkdir -p "$SYS/class/firmware"
 echo 30 >"$SYS/class/firmware/timeout"
 : >"$LOGF"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MISSING_LIST=$L" BOGUS=1
 run agent --status
 status_is 0
+grep -q "unknown setting BOGUS" "$T/stderr" || fail "no config warning on stderr: $(cat "$T/stderr")"
 sed 's/age [0-9]* s$/age N s/' "$T/stdout" >"$T/shown"
 file_is "$T/shown" "pending requests (timeout 30 s; those made without a uevent wait until answered):
   a.bin  $TF/a.bin  age N s
@@ -45,7 +48,7 @@ file_is "$T/shown" "pending requests (timeout 30 s; those made without a uevent 
 missing firmware ($L):
   gone.bin  $TF/gone.bin
 " "--status"
-file_is "$LOGF" "" "the log after --status"
+file_is "$LOGF" "" "the log after --status (config warnings go to stderr only)"
 file_is "$REQ/loading" "" "a pending request after --status"
 
 rm -r "$SYS/class/firmware" "$L"

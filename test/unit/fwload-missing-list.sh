@@ -1,7 +1,8 @@
 # fwload -m LIST: a cancel (-c) adds "NAME<TAB>DEVPATH" to LIST once; a load
 # removes every line for NAME and keeps the others. Concurrent updates lose
-# nothing (the directory is locked, the file replaced whole); a lock held
-# elsewhere delays at most about 2 s.
+# nothing (LIST.lock is locked, the file replaced whole); a lock held
+# elsewhere delays at most about 2 s. The list is never read or written
+# through a link, and stays under 64 KiB.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -49,7 +50,7 @@ request d.bin
 run clean "$FWLOAD" -s "$SYS" -n d.bin -m "$T/nodir/missing" -c "$E_DEVPATH"
 status_is 1
 file_is "$REQ/loading" -1
-stderr_is "fwload: d.bin: missing list: cannot open $T/nodir: No such file or directory (errno 2)"
+stderr_is "fwload: d.bin: missing list: cannot open $T/nodir/missing.lock: No such file or directory (errno 2); list not updated"
 request d.bin
 run clean "$FWLOAD" -s "$SYS" -n d.bin -m "$T/nodir/missing" "$E_DEVPATH" "$T/img"
 status_is 0
@@ -76,10 +77,10 @@ grep -qx "f.bin$tab$E_DEVPATH" "$L" || fail "f.bin not listed: $(cat "$L")"
 # Someone else holds the lock: given up after about 2 s, the request
 # answered all the same.
 # shellcheck disable=SC2016 # the locker's own script
-sh -c 'exec 9<"$0" && flock 9 && exec sleep 10' "$T/run" &
+sh -c 'exec 9<"$0" && flock 9 && exec sleep 10' "$L.lock" &
 locker=$!
 i=0
-while flock -n "$T/run" true; do
+while flock -n "$L.lock" true; do
 	i=$((i + 1))
 	[ $i -lt 500 ] || fail "the locker did not take the lock"
 	sleep 0.01
@@ -88,9 +89,46 @@ request g.bin
 run clean "$FWLOAD" -s "$SYS" -n g.bin -m "$L" -c "$E_DEVPATH"
 status_is 1
 file_is "$REQ/loading" -1
-stderr_is "fwload: g.bin: missing list: cannot lock $T/run: Resource temporarily unavailable (errno 11); list not updated"
+stderr_is "fwload: g.bin: missing list: cannot lock $L.lock: Resource temporarily unavailable (errno 11); list not updated"
 kill "$locker"
 wait "$locker"
+
+# A link at the list's own path: refused, its target untouched.
+mv "$L" "$T/saved"
+printf 'secret\n' >"$T/target"
+chmod 600 "$T/target"
+ln -s "$T/target" "$L"
+request h.bin
+run clean "$FWLOAD" -s "$SYS" -n h.bin -m "$L" -c "$E_DEVPATH"
+status_is 1
+file_is "$REQ/loading" -1
+stderr_is "fwload: h.bin: missing list: cannot open $L: Too many levels of symbolic links (errno 40)"
+file_is "$T/target" "secret
+"
+[ -L "$L" ] || fail "the link at $L was replaced"
+rm "$L"
+mv "$T/saved" "$L"
+
+# Full: a list near 64 KiB takes no more lines, and still loses lines.
+cp "$L" "$T/saved"
+i=0
+while [ $i -lt 900 ]; do
+	printf 'filler-%04d.bin\t%s/filler-%04d.bin\n' $i "$TF" $i
+	i=$((i + 1))
+done >>"$L"
+size=$(wc -c <"$L")
+printf 'pad.bin\t/%s\n' "$(head -c $((65500 - size - 10)) /dev/zero | tr '\0' x)" >>"$L"
+assert_eq "the list's size" 65500 "$(wc -c <"$L")"
+request big.bin
+run clean "$FWLOAD" -s "$SYS" -n big.bin -m "$L" -c "$E_DEVPATH"
+status_is 1
+file_is "$REQ/loading" -1
+stderr_is "fwload: big.bin: missing list: full (64 KiB): $L; request not listed"
+request filler-0000.bin
+run clean "$FWLOAD" -s "$SYS" -n filler-0000.bin -m "$L" "$E_DEVPATH" "$T/img"
+status_is 0
+! grep -q '^filler-0000.bin	' "$L" || fail "filler-0000.bin still listed after it loaded"
+mv "$T/saved" "$L"
 
 # 40 at once: all 40 listed.
 rm -f "$L"
