@@ -274,6 +274,18 @@ static int req_path(char *buf, size_t size, const char *file)
 	return 0;
 }
 
+/* One step of a polling wait: sleep *step_ms, count it in *waited_ms, and
+ * double the step up to 100 ms. */
+static void backoff(long *waited_ms, long *step_ms)
+{
+	struct timespec ts = { .tv_sec = 0, .tv_nsec = *step_ms * 1000000 };
+
+	nanosleep(&ts, NULL);
+	*waited_ms += *step_ms;
+	if (*step_ms < 100)
+		*step_ms *= 2;
+}
+
 /* Open SYSFS/DEVPATH/loading, waiting up to opt.wait_s for it to appear. */
 static int open_loading(const char *path)
 {
@@ -284,11 +296,7 @@ static int open_loading(const char *path)
 
 		if (fd >= 0 || errno != ENOENT || waited_ms >= opt.wait_s * 1000 || stop_signal)
 			return fd;
-		struct timespec ts = { .tv_sec = 0, .tv_nsec = step_ms * 1000000 };
-		nanosleep(&ts, NULL);
-		waited_ms += step_ms;
-		if (step_ms < 100)
-			step_ms *= 2;
+		backoff(&waited_ms, &step_ms);
 	}
 }
 
@@ -840,14 +848,8 @@ static int end_filter(pid_t pid, int kill_it)
 			kill_it = 1;
 			hung = !stop_signal;
 		}
-		if (r == 0) {
-			struct timespec ts = { .tv_sec = 0, .tv_nsec = step_ms * 1000000 };
-
-			nanosleep(&ts, NULL);
-			waited_ms += step_ms;
-			if (step_ms < 100)
-				step_ms *= 2;
-		}
+		if (r == 0)
+			backoff(&waited_ms, &step_ms);
 	}
 	if (hung) {
 		fail("no exit in the wait time from", opt.filter[0], 0, "killed; request aborted");
@@ -907,7 +909,7 @@ static void update_missing(int add_it)
 	size_t path_len = strlen(opt.missing), dir_len;
 	const char *slash = strrchr(opt.missing, '/');
 	int dfd = -1, fd = -1, changed = 0, ok;
-	long waited_ms = 0;
+	long waited_ms = 0, step_ms = 10;
 	struct stat st;
 
 	if (!printable(opt.name) || !printable(opt.devpath) || name_len + dev_len + 2 > sizeof(new) - sizeof(old))
@@ -932,14 +934,11 @@ static void update_missing(int add_it)
 		return;
 	}
 	while (flock(dfd, LOCK_EX | LOCK_NB) < 0) {
-		struct timespec ts = { .tv_sec = 0, .tv_nsec = 10 * 1000000 };
-
 		if ((errno != EWOULDBLOCK && errno != EINTR) || waited_ms >= 2000) {
 			fail("missing list: cannot lock", lock, errno, "list not updated");
 			goto out;
 		}
-		nanosleep(&ts, NULL);
-		waited_ms += 10;
+		backoff(&waited_ms, &step_ms);
 	}
 	fd = open(opt.missing, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW);
 	if (fd >= 0) {
