@@ -1087,13 +1087,13 @@ static int run(int cancel)
 		goto abort_quiet;
 	}
 	if (filter) {
+		pid_t pid = filter;
+
 		close(in);
 		in = -1;
-		if (end_filter(filter, 0) < 0) {
-			filter = 0;
+		filter = 0;  /* reaped (or killed) by end_filter */
+		if (end_filter(pid, 0) < 0)
 			goto abort;
-		}
-		filter = 0;
 	}
 	if (size < 0 && n == 0) {
 		fail("empty image from", opt.source, 0, "request aborted");
