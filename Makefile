@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fwload - user space for the Linux firmware sysfs fallback.
 #
 #   make                      build fwload (static)
@@ -14,12 +15,24 @@ SYSCONFDIR ?= /etc
 HOTPLUGDIR ?= $(SYSCONFDIR)/hotplug.d
 DESTDIR    ?=
 
+VERSION := $(shell cat VERSION)
+
+# CC, CFLAGS, LDFLAGS, CPPFLAGS and CROSS_COMPILE come from the command line
+# or the environment, as package builders pass them. make's own default CC
+# ("cc") gives way to $(CROSS_COMPILE)gcc.
 CROSS_COMPILE ?=
+ifeq ($(origin CC),default)
 CC      = $(CROSS_COMPILE)gcc
-STRIP  ?= $(CROSS_COMPILE)strip
+endif
+ifeq ($(origin STRIP),undefined)
+STRIP   = $(CROSS_COMPILE)strip
+endif
 CFLAGS  ?= -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
 LDFLAGS ?= -static -Wl,--gc-sections -Wl,-z,noseparate-code -Wl,-z,norelro
-WARN    = -std=c11 -Wall -Wextra -Werror
+# Warnings are errors only in the test builds (make check and friends pass
+# WERROR=-Werror): a newer compiler must not break a release build.
+WERROR  ?=
+WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
@@ -50,12 +63,12 @@ test/kernel/fwtrigger: test/kernel/fwtrigger.c
 # as root), then build, then run.
 check:
 	sh test/deps.sh all
-	$(MAKE) $(CHECK_BIN)
+	$(MAKE) WERROR=-Werror $(CHECK_BIN)
 	SHELLS="$(SHELLS)" sh test/check
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) fwload test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror fwload test/fwload-dyn test/fault.so
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -64,7 +77,7 @@ check-cross:
 
 check-kernel:
 	sh test/deps.sh kernel
-	$(MAKE) fwload test/kernel/fwtrigger test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror fwload test/kernel/fwtrigger test/fwload-dyn test/fault.so
 	sh test/kernel/run
 
 demo:
@@ -103,7 +116,7 @@ SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|'
 
 install: fwload
-	$(INSTALL) -d -m 755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) \
+	$(INSTALL) -d -m 755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR) \
 		$(DESTDIR)$(HOTPLUGDIR)/firmware $(DESTDIR)$(HOTPLUGDIR)/default
 	$(INSTALL) -m 755 fwload $(DESTDIR)$(SBINDIR)/fwload
 	$(SUBST) hotplug >$(DESTDIR)$(SBINDIR)/hotplug

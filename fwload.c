@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fwload - answer one Linux firmware request through the sysfs fallback.
  *

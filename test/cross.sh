@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cross.sh [ARCH...] - build fwload with Debian's cross compilers and run the
 # fast tests under qemu-user for each architecture (make check-cross).
 #

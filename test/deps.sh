@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # deps.sh [fast|kernel|cross|fuzz|bench|all] - install what the tests and the demo need.
 #
 # Debian packages only. Installs the missing ones with apt-get when run as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fault.so - LD_PRELOAD fault injector for test/fwload-dyn.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=sh
 # Helpers for the fast tests, test/unit/*.sh: no kernel, a fake sysfs tree in
 # a temporary directory. test/run-unit runs each case as

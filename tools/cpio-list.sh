@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # cpio-list.sh ROOT - print the tree under ROOT in the kernel's
 # gen_init_cpio list format (usr/gen_init_cpio, CONFIG_INITRAMFS_SOURCE):
 #   dir NAME MODE UID GID / file NAME SOURCE MODE UID GID / slink NAME TARGET MODE UID GID

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # agent-env.sh [COUNT] - fuzz firmware.agent with a generated corpus of
 # uevent environments, under each shell in $SHELLS (dash, busybox).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer harness for fwload's argument handling and request protocol.
  *

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # boot.sh [--busybox] SCRIPT [ARG...] - run SCRIPT inside the UML test kernel.
 # boot.sh --initrd CPIO             - boot CPIO as the initramfs, no hostfs.
 #

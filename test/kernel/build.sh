@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Build the User-Mode Linux test kernel from Debian's linux-source package.
 #
 #   test/kernel/build.sh            build (or reuse) the kernel, print its path
@@ -21,10 +22,10 @@ die() { printf 'kernel: %s\n' "$*" >&2; exit 1; }
 # olddefconfig, or the build fails: a silently dropped option would turn the
 # whole kernel test layer into a lie.
 options='FW_LOADER FW_LOADER_USER_HELPER TEST_FIRMWARE UEVENT_HELPER HOSTFS
-DEVTMPFS TMPFS BLK_DEV_INITRD MAGIC_SYSRQ'
+DEVTMPFS TMPFS BLK_DEV_INITRD MAGIC_SYSRQ FW_UPLOAD'
 
 # Bump when the recipe below changes in a way that changes the kernel.
-recipe=2
+recipe=3
 # Our own test driver (many concurrent requests), built in.
 driver="$(cd "$(dirname "$0")" && pwd)/driver/fwload_stress.c"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # demo.sh - load one firmware through the whole chain on the test kernel:
 #   driver -> request_firmware() -> uevent -> /sbin/hotplug -> hotplug.d
 #   -> firmware.agent -> fwload -> /sys/.../loading + data -> driver

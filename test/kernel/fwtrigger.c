@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fwtrigger ATTR VALUE - write VALUE (no newline) to a test_firmware
  * trigger in a single write() and report how the request ended:

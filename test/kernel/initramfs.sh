@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # initramfs.sh - boot the test kernel from an initramfs and load firmware in
 # early user space. The archive is made by the kernel's own usr/gen_init_cpio
 # (built from the same linux-source) from "make initramfs.list" plus busybox,

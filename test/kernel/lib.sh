@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=sh
 # Helpers for the cases under test/kernel/cases/, which run inside the guest
 # (see guest-cases). Each case is one script; its exit status is the verdict.

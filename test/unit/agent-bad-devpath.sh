@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A DEVPATH that is missing, relative or has a '..' component names no
 # request the agent may touch: exit 4, a log line, nothing written. Each bad
 # DEVPATH would reach a real request if the agent followed it.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # FIRMWARE that is not a safe relative name is refused, and the request
 # cancelled at once: loading gets -1, exit 4, one log line saying why. Each
 # bad name has a file that a careless agent would find and load.

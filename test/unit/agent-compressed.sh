@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Compressed firmware, in the kernel's order: NAME in every directory, then
 # NAME.zst in every directory, then NAME.xz. The image is decompressed on
 # the way (zstd; xz, or busybox unxz/xzcat), never to a file. A file no

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A zero-length firmware file cannot be delivered (the kernel would hand
 # the driver ENOMEM). Like the kernel's own loader, the agent skips it and
 # searches on: with nothing else found the request is cancelled (exit 1)

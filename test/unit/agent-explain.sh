@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # firmware.agent --explain NAME [DEVPATH] shows each directory searched and
 # the decision, with the exit status a request would get, and touches
 # neither sysfs nor the log.

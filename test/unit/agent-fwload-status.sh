@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The agent exits with fwload's status. When fwload cannot run, is killed or
 # misused (anything but 0, 1, 2, 3, 111), the request may still be open:
 # the agent cancels it (-1) and logs why.

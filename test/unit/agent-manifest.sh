@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # MANIFEST=FILE (sha256sum format): an image it lists loads only if its
 # SHA-256 matches -- of the image as the driver gets it, so after any
 # decompression. UNLISTED=load (the default) lets the others through;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Firmware found nowhere: the request is cancelled at once (-1, so the
 # driver sees ENOENT instead of waiting out TIMEOUT), exit 1, and the one
 # log line lists every directory searched.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # `echo NAME >trigger_request` asks for "NAME\n": the kernel puts that name,
 # newline and all, at the end of DEVPATH (only '/' becomes '!'). Such a
 # request must still be answered at once (-1), not left to time out.

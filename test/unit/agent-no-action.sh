@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # An event without ACTION did not come from the kernel (which always sets
 # it): exit 4, a message on stderr, nothing touched.
 # shellcheck source=../lib.sh

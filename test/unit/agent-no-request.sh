@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A well-formed event whose request is not (or no longer) in sysfs: nothing
 # to answer, exit 111, a log line; nothing created.
 # shellcheck source=../lib.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Events that are not a firmware request being added are not the agent's:
 # exit 0, nothing written, nothing logged. ACTION=remove follows every
 # request when its directory goes away.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A directory, FIFO or dangling symlink where the firmware should be is
 # skipped, like the kernel does, and the search goes on; when nothing else
 # matches, the request is cancelled and the log notes each one skipped.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # firmware.agent --rescan --watch SECONDS keeps looking once a second: a
 # request that appears later (with no uevent) is served; SIGTERM ends the
 # watch at once; a bad SECONDS is a usage error.

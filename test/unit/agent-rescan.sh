@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # firmware.agent --rescan serves every request pending in SYSFS/class/firmware
 # (each a link to its request directory, the name in its uevent file), as if
 # its uevent came now: a present image is loaded, a missing one cancelled;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The rules file (RULES=, default fwload.rules beside fwload.conf): the
 # first rule whose conditions (firmware=, devpath=, model=, compatible=
 # globs) all hold gives the request another file name (name=) and/or a

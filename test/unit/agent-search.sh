@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The agent looks for FIRMWARE where the kernel does, in its order, then in
 # FIRMWARE_PATH, all under FIRMWARE_ROOT: firmware_class.path,
 # updates/RELEASE, updates, RELEASE, the base directory, the extra ones.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck disable=SC2086 # $TEST_SH is a command line ("busybox sh")
 # firmware.agent --setup, what an init script runs once: the uevent helper
 # set to our hotplug, the sysfs fallback forced on, the timeout from

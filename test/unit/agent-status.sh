@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # MISSING_LIST=FILE: a request for firmware that is not there is cancelled
 # and listed ("NAME<TAB>DEVPATH"); a later load of that name drops it.
 # --status lists the pending requests (name, DEVPATH, age) and that list,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A name with a directory: FIRMWARE keeps the '/', DEVPATH has '!' instead.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"

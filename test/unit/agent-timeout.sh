@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # TIMEOUT is whatever /sys/class/firmware/timeout holds: 0 (wait for ever),
 # any non-negative int. Whatever its value, an existing request is served.
 # shellcheck source=../lib.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # LOG=none: nothing is logged anywhere (failures still go to stderr).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # No fwload.conf: the defaults (no FIRMWARE_ROOT, no FIRMWARE_PATH, LOG=kmsg)
 # and the request is still served. To keep this test out of the host's
 # kernel log, FWLOAD is a wrapper that records its arguments and runs the

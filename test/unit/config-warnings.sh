@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A line the agent cannot understand (unknown key, no '=', a bad LOG value)
 # is reported in the log with its line number and ignored; the request is
 # still served. Comments, blank lines, leading blanks and a last line

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # An image that shrinks, grows or is rewritten while fwload copies it must
 # not be committed: "1-1", exit 2, a message saying the file shrank or
 # changed. The injector changes the image when B bytes went to data.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # EINTR storms (every 2nd or 3rd call on data fails with EINTR, with or
 # without short writes; every 2nd read of a stream too) are retried: the
 # image arrives whole and is committed, on every copy path.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck disable=SC2086 # $PRELOAD and $DYN are word lists (see lib.sh)
 # With fds 0-2 closed at start (as the kernel runs helpers), fwload's
 # messages must not land in data: after a write error, data holds exactly

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Where sendfile() or splice() is not supported (EINVAL on the first call),
 # fwload falls back to read/write and still loads the image whole.
 # shellcheck source=../lib.sh

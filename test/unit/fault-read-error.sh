@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A read error on the image aborts the load after the start: "1-1", exit 2,
 # one message naming the image. data holds what was read before the error.
 # shellcheck source=../lib.sh

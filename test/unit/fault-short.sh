@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # sysfs data takes at most a page per write(), and fwload must carry on
 # after every short write, sendfile() or splice(): with each call cut to
 # 4096, 7 or 1 bytes, the image arrives whole and is committed ("10").

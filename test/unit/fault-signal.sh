@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck disable=SC2086 # $PRELOAD and $DYN are word lists (see lib.sh)
 # SIGTERM (or SIGINT, SIGHUP) in the middle of a load: fwload aborts it
 # ("1-1") and exits 3 with one message. The injector slows every call on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A write error on data (EIO), or the request vanishing under fwload
 # (ENODEV: it timed out), aborts the load after the start: "1-1", exit 2,
 # one line on stderr and the same in the log. data holds exactly what went

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The kernel starts its helper with fds 0, 1 and 2 closed. hotplug, the
 # agent and fwload must fill them before opening anything, or a file they
 # open becomes stdout/stderr and catches a stray message: data must hold

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fwload -c DEVPATH answers "-1" (the driver gets ENOENT) and exits 1.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"

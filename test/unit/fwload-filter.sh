@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fwload DEVPATH FILE COMMAND...: FILE is COMMAND's standard input, and
 # COMMAND's output is the image. "0" only when COMMAND exits 0 after giving
 # at least one byte; everything else ends in "-1": a failing or missing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fwload DEVPATH FILE: "1" to loading, FILE to data, "0" to loading; one
 # success line in the log, none on stderr unless -v. Sizes around a page.
 # shellcheck source=../lib.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fwload -m LIST: a cancel (-c) adds "NAME<TAB>DEVPATH" to LIST once; a load
 # removes every line for NAME and keeps the others. Concurrent updates lose
 # nothing (LIST.lock is locked, the file replaced whole); a lock held

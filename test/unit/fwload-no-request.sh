@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # No loading file: fwload waits up to -t (else TIMEOUT, else 60) seconds for
 # it to appear, then exits 111 without writing anything.
 # shellcheck source=../lib.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # An image that is not a non-empty regular file is refused before the start:
 # loading gets just "-1", exit 2, one message. Nothing opens a FIFO.
 # shellcheck source=../lib.sh

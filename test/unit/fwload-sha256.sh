@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fwload -H SHA256: the digest of what went into data, computed on the way,
 # must match before "0" is written. The FIPS 180-4 example messages (and the
 # classic one million 'a') with their published digests; random images of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fwload DEVPATH - takes the image from standard input: a pipe (splice), a
 # regular file (read/write), both loaded whole. An empty stream cannot be
 # delivered: the load is aborted after the start ("1-1"), exit 2.

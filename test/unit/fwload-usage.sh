@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Misuse exits 100 with a usage message, before touching any request.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"

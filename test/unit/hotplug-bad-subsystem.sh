@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A subsystem that is empty, has a '/' or '..', or looks like an option is
 # refused: non-zero exit, no hook runs (not even the default ones).
 # shellcheck source=../lib.sh

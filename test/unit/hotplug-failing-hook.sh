@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A failing hook (non-zero exit, killed by a signal, not runnable) does not
 # stop the ones after it, and hotplug itself still exits 0.
 # shellcheck source=../lib.sh

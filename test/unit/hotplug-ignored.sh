@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Only executable regular files named *.hotplug run: editor backups, READMEs,
 # non-executable files and directories are ignored.
 # shellcheck source=../lib.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # An event with no hooks (the common case: hotplug runs for every uevent)
 # exits 0 quietly, whether the hooks directory is empty or missing.
 # shellcheck source=../lib.sh

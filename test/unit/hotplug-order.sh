@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # hotplug runs HOTPLUG_DIR/SUBSYSTEM/*.hotplug, then HOTPLUG_DIR/default/*,
 # each in sorted (C locale) order, one at a time, with the subsystem as $1
 # and the uevent's environment.

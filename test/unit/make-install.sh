@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck disable=SC2016 # the ${...} are the literal text looked for
 # make install DESTDIR= with non-default paths puts every file where it
 # belongs, with its mode, rewrites the scripts' default paths, links the hook

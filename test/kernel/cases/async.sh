@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # request_firmware_nowait() (ASYNC=1) is served like a sync request; a
 # missing name fails at once (test_firmware reports async failure as ENOMEM).
 . ../lib.sh

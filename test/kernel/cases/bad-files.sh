@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # What sits at the firmware's path is not a usable file: a directory, a
 # FIFO (must not hang anything), a device node, a dangling link. Each is
 # skipped like the kernel does, noted in the log, and with nothing else

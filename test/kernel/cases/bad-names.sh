@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Hostile firmware names from a real driver request.
 # - Shell metacharacters, globs, quotes, spaces, a leading dash, printf
 #   formats: valid names, each loaded from its own literal file, and nothing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # 32 concurrent request_firmware_nowait() calls for one name (test_firmware's
 # batched async trigger), all served: the kernel folds them into one uevent,
 # and every one of the 32 requests must hold the full image.

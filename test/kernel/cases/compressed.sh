@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Compressed images, found as NAME.xz / NAME.zst and decompressed by the
 # system's own programs on the way to the driver: exact, 1,000,003 bytes.
 # The .xz works in both roots (xz-utils on the host, busybox's xz in the

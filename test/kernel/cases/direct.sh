@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # fwload on its own against real requests (custom fallback requests send no
 # uevent, so no helper races us): cancel (-c), an image from a pipe (-),
 # an empty pipe, and SIGTERM in the middle of a load. test_firmware reports

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A name with a '..' component is never served.
 # 1. The kernel itself rejects such names (EINVAL) before any helper runs.
 # 2. A forged event naming '../x' for a real pending request (a custom

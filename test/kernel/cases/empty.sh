@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A zero-length file cannot be delivered (the kernel would hand the driver
 # ENOMEM): like the kernel's own loader, the agent skips it, finds nothing
 # else, and cancels: the driver sees ENOENT at once.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Faults in the middle of a real load, injected by test/fault.so into the
 # dynamically linked test/fwload-dyn, each against a real pending request
 # (custom fallback: no uevent, so no helper races us). Every one must end in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Events that did not come from the kernel, run through /sbin/hotplug like
 # the kernel would, against a real pending request (a custom fallback
 # request: no uevent of its own, no timeout). None may serve or break it;

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A driver with a fixed buffer (request_firmware_into_buf): an image that
 # fits is delivered; one larger than the buffer makes the kernel refuse the
 # write (ENOMEM) and fwload aborts the request: the driver gets an error,

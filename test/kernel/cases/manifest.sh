@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # MANIFEST= with UNLISTED=refuse: listed images load when their SHA-256
 # (of what the driver gets, after decompression) matches; a mismatch and an
 # unlisted image are refused (ENOENT, 2), each with its line in the log.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A name found nowhere is cancelled at once: the driver sees ENOENT (2), not
 # the timeout's ETIMEDOUT (110), and the log says where we looked.
 . ../lib.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The agent copes with an unusual system: /proc not mounted (the release
 # comes from uname, fds are assumed closed), and sysfs mounted somewhere
 # else than /sys (found in /proc/self/mounts).

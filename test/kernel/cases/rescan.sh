@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Requests the kernel made while nobody could answer them -- here custom
 # fallback requests, which send no uevent at all, so /sbin/hotplug never
 # hears of them -- are served by "firmware.agent --rescan": a present image

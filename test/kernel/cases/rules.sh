@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Board rules on the real request path: a device-tree compatible string
 # picks a per-board directory, a DEVPATH glob another file name. UML has no
 # device tree: a tmpfs over /sys/firmware stands in for it, read as the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The agent searches in the kernel's order -- firmware_class.path, then
 # updates/RELEASE, updates, RELEASE, /lib/firmware -- then FIRMWARE_PATH.
 # The directories sit under FIRMWARE_ROOT=/stage, where the kernel's own

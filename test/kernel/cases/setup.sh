@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # firmware.agent --setup on a system where nothing is set yet: no uevent
 # helper, the fallback off, and a request already waiting (a custom
 # fallback request). It sets the helper to /sbin/hotplug, forces the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Images of 1, 4095, 4096, 4097 bytes, 1 MiB and 64 MiB, each through
 # /sbin/hotplug -> firmware.agent -> fwload, compared byte for byte with what
 # the driver received.

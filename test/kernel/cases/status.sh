@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # MISSING_LIST= and --status on the real kernel: a missing image is listed;
 # a pending request (custom fallback: no uevent, no timeout) shows with an
 # age that grows; once served and once the missing image loads, both are

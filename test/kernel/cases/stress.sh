@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # 64 concurrent requests for 64 different images (test/kernel/driver), three
 # rounds, while 1,000 non-firmware uevents go through /sbin/hotplug: every
 # request must end with exactly its own image (size and CRC32 as the driver

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # A name with a subdirectory: FIRMWARE keeps the '/', DEVPATH has '!'.
 . ../lib.sh
 mkimage fwload-test-vendor/sub/chip.bin 5000

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The request times out in the middle of a load: the kernel tears the
 # request down, fwload's next write to data fails (ENODEV), and fwload
 # reports the request gone instead of committing. The driver sees the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Non-firmware uevents pass through /sbin/hotplug harmlessly: the hooks of
 # their subsystem and the default hooks run, the firmware agent does not,
 # and a firmware request right after is still served. Firmware "remove"
