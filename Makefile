@@ -1,21 +1,50 @@
 # SPDX-License-Identifier: MIT
 # fwload - user space for the Linux firmware sysfs fallback.
 #
-#   make                      build fwload (static)
-#   make check                fast tests, then the real-kernel tests
+#   make                      build the C programs (static)
+#   make check                fast tests, packaging, then the real-kernel tests
 #   make demo                 load a firmware through the whole chain on a UML kernel
 #   make install DESTDIR=... PREFIX=...
+#   make install-strip        the same, C programs stripped with $(STRIP)
+#   make dist                 fwload-$(VERSION).tar.gz from the files in git
 #   make CC=musl-gcc          a tiny static fwload
 #   make CROSS_COMPILE=aarch64-linux-gnu-
 
-PREFIX     ?=
-SBINDIR    ?= $(PREFIX)/sbin
-LIBEXECDIR ?= $(PREFIX)/lib/fwload
-SYSCONFDIR ?= /etc
-HOTPLUGDIR ?= $(SYSCONFDIR)/hotplug.d
-DESTDIR    ?=
+# Where "make install" puts things. Each can be set on the command line or in
+# the environment; DESTDIR goes in front of each at install time only (the
+# installed files name the paths without it).
+PREFIX      ?=
+BINDIR      ?= $(PREFIX)/bin
+SBINDIR     ?= $(PREFIX)/sbin
+LIBEXECDIR  ?= $(PREFIX)/lib/fwload
+SYSCONFDIR  ?= /etc
+HOTPLUGDIR  ?= $(SYSCONFDIR)/hotplug.d
+DATAROOTDIR ?= $(or $(PREFIX),/usr)/share
+MANDIR      ?= $(DATAROOTDIR)/man
+DOCDIR      ?= $(DATAROOTDIR)/doc/fwload
+DESTDIR     ?=
 
 VERSION := $(shell cat VERSION)
+
+# What is built and installed, by kind. A new program goes into one of these
+# lists (and gets its man page as man/NAME.8):
+#   C_PROGS          built from NAME.c by the rule below
+#   SBIN_PROGS, LIBEXEC_PROGS, BIN_PROGS
+#                    C programs installed as built (stripped by install-strip
+#                    and in the initramfs)
+#   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
+#                    shell scripts, their default paths rewritten (SUBST)
+C_PROGS         = fwload
+SBIN_PROGS      = fwload
+LIBEXEC_PROGS   =
+BIN_PROGS       =
+SBIN_SCRIPTS    = hotplug
+LIBEXEC_SCRIPTS = firmware.agent
+BIN_SCRIPTS     =
+MAN8 = $(patsubst %,man/%.8,$(SBIN_PROGS) $(LIBEXEC_PROGS) $(BIN_PROGS) \
+	$(SBIN_SCRIPTS) $(LIBEXEC_SCRIPTS) $(BIN_SCRIPTS))
+MAN5 = man/fwload.conf.5 man/fwload.rules.5
+DOCS = README.md NEWS etc/fwload.rules.example
 
 # CC, CFLAGS, LDFLAGS, CPPFLAGS and CROSS_COMPILE come from the command line
 # or the environment, as package builders pass them. make's own default CC
@@ -36,18 +65,19 @@ WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
-CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger
+CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
-.PHONY: stage initramfs.list initramfs.cpio
-.PHONY: all check check-fast check-cross check-kernel demo bench fuzz install install-strip uninstall \
-	clean shellcheck
+.PHONY: initramfs initramfs.list initramfs.cpio
+.PHONY: all check check-fast check-cross check-kernel check-package demo bench fuzz \
+	install install-progs install-man install-doc install-strip uninstall dist clean shellcheck
 
-all: fwload
+all: $(C_PROGS)
 
-fwload: fwload.c
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ fwload.c
+# Each C program is one file, NAME.c; the version is compiled in.
+$(C_PROGS): %: %.c VERSION
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $<
 
 # Test builds: a dynamically linked fwload, and a write()/sendfile() fault
 # injector to LD_PRELOAD into it.
@@ -74,6 +104,11 @@ check-fast:
 check-cross:
 	sh test/deps.sh cross
 	sh test/cross.sh
+
+check-package:
+	sh test/deps.sh package
+	$(MAKE) $(C_PROGS)
+	sh test/package/run
 
 check-kernel:
 	sh test/deps.sh kernel
@@ -108,53 +143,109 @@ shellcheck:
 		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench
 
-# Paths in the scripts are the defaults of this Makefile; install rewrites
-# them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR differ.
+# Paths in the scripts and man pages are the defaults of this Makefile;
+# install rewrites them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR
+# differ, and puts the version where a script says @VERSION@.
 SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD_CONF:-/etc/fwload.conf}|FWLOAD_CONF:-$(SYSCONFDIR)/fwload.conf}|' \
 	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
-	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|'
+	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|' \
+	    -e 's|@VERSION@|$(VERSION)|g'
+MANSUBST = sed -e 's|/lib/fwload/|$(LIBEXECDIR)/|g' \
+	    -e 's|/sbin/fwload|$(SBINDIR)/fwload|g' \
+	    -e 's|/sbin/hotplug|$(SBINDIR)/hotplug|g' \
+	    -e 's|/etc/hotplug\.d|$(HOTPLUGDIR)|g' \
+	    -e 's|/etc/fwload\.|$(SYSCONFDIR)/fwload.|g'
 
-install: fwload
-	$(INSTALL) -d -m 755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR) \
-		$(DESTDIR)$(HOTPLUGDIR)/firmware $(DESTDIR)$(HOTPLUGDIR)/default
-	$(INSTALL) -m 755 fwload $(DESTDIR)$(SBINDIR)/fwload
-	$(SUBST) hotplug >$(DESTDIR)$(SBINDIR)/hotplug
-	chmod 755 $(DESTDIR)$(SBINDIR)/hotplug
-	$(SUBST) firmware.agent >$(DESTDIR)$(LIBEXECDIR)/firmware.agent
-	chmod 755 $(DESTDIR)$(LIBEXECDIR)/firmware.agent
+# $(call install_progs,LIST,DIR) and $(call install_scripts,LIST,DIR):
+# install each program of LIST into DIR (made first); nothing if LIST is empty.
+install_progs = $(if $(1),$(INSTALL) -d -m 755 $(DESTDIR)$(2) && \
+	$(foreach p,$(1),$(INSTALL) -m 755 $(p) $(DESTDIR)$(2)/$(p) &&) :)
+install_scripts = $(if $(1),$(INSTALL) -d -m 755 $(DESTDIR)$(2) && \
+	$(foreach p,$(1),$(SUBST) $(p) >$(DESTDIR)$(2)/$(p) && chmod 755 $(DESTDIR)$(2)/$(p) &&) :)
+# Where the C programs end up (for strip).
+INSTALLED_C = $(addprefix $(SBINDIR)/,$(SBIN_PROGS)) $(addprefix $(LIBEXECDIR)/,$(LIBEXEC_PROGS)) \
+	$(addprefix $(BINDIR)/,$(BIN_PROGS))
+
+# install = what runs (install-progs: programs, hook, config) + man pages +
+# documentation. Every directory is made as needed, whatever the variables.
+install: install-progs install-man install-doc
+
+install-progs: $(C_PROGS)
+	$(call install_progs,$(SBIN_PROGS),$(SBINDIR))
+	$(call install_progs,$(LIBEXEC_PROGS),$(LIBEXECDIR))
+	$(call install_progs,$(BIN_PROGS),$(BINDIR))
+	$(call install_scripts,$(SBIN_SCRIPTS),$(SBINDIR))
+	$(call install_scripts,$(LIBEXEC_SCRIPTS),$(LIBEXECDIR))
+	$(call install_scripts,$(BIN_SCRIPTS),$(BINDIR))
+	$(INSTALL) -d -m 755 $(DESTDIR)$(SYSCONFDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
+		$(DESTDIR)$(HOTPLUGDIR)/default
 	ln -sf $(LIBEXECDIR)/firmware.agent $(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
 	[ -e $(DESTDIR)$(SYSCONFDIR)/fwload.conf ] || \
 		$(INSTALL) -m 644 etc/fwload.conf $(DESTDIR)$(SYSCONFDIR)/fwload.conf
 
-# Early user space: the installed files as a gen_init_cpio list (for
-# CONFIG_INITRAMFS_SOURCE, or usr/gen_init_cpio), and as a newc archive to
-# append to an initramfs (cat base.cpio initramfs.cpio > initrd). Both are
-# made from a staging install, so they hold exactly what "make install" does.
-STAGE = $(CURDIR)/.stage
+install-man:
+	$(INSTALL) -d -m 755 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5
+	for m in $(MAN8) $(MAN5); do \
+		s=$${m##*.}; $(MANSUBST) $$m >$(DESTDIR)$(MANDIR)/man$$s/$${m##*/} && \
+		chmod 644 $(DESTDIR)$(MANDIR)/man$$s/$${m##*/} || exit; \
+	done
 
-stage: fwload
-	rm -rf $(STAGE)
-	$(MAKE) -s install DESTDIR=$(STAGE)
+install-doc:
+	$(INSTALL) -d -m 755 $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	$(if $(wildcard doc/*.md),$(INSTALL) -d -m 755 $(DESTDIR)$(DOCDIR)/doc && \
+		$(INSTALL) -m 644 $(wildcard doc/*.md) $(DESTDIR)$(DOCDIR)/doc/)
 
-initramfs.list: stage
-	sh tools/cpio-list.sh $(STAGE) >$@
-
-initramfs.cpio: stage
-	cd $(STAGE) && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet >$(CURDIR)/$@
-
-# The same, with fwload stripped by the target's strip.
+# The same, the C programs stripped by the target's strip.
 install-strip: install
-	$(STRIP) $(DESTDIR)$(SBINDIR)/fwload
+	$(STRIP) $(addprefix $(DESTDIR),$(INSTALLED_C))
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug \
-		$(DESTDIR)$(LIBEXECDIR)/firmware.agent \
-		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_C)) \
+		$(addprefix $(DESTDIR)$(SBINDIR)/,$(SBIN_SCRIPTS)) \
+		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(LIBEXEC_SCRIPTS)) \
+		$(addprefix $(DESTDIR)$(BINDIR)/,$(BIN_SCRIPTS)) \
+		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/doc/,$(notdir $(wildcard doc/*.md)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
-		$(DESTDIR)$(HOTPLUGDIR)/default $(DESTDIR)$(HOTPLUGDIR) 2>/dev/null
+		$(DESTDIR)$(HOTPLUGDIR)/default $(DESTDIR)$(HOTPLUGDIR) \
+		$(DESTDIR)$(DOCDIR)/doc $(DESTDIR)$(DOCDIR) 2>/dev/null
 	@echo "kept $(DESTDIR)$(SYSCONFDIR)/fwload.conf (your configuration)"
 
+# Early user space: what runs (install-progs, the C programs stripped) in
+# initramfs/, listed in the kernel's gen_init_cpio format (for
+# CONFIG_INITRAMFS_SOURCE, or usr/gen_init_cpio) and as a newc archive to
+# append to an initramfs (cat base.cpio initramfs.cpio > initrd). The list
+# names the files in initramfs/ by absolute path: keep the two together
+# (make clean removes both).
+INITRAMFS = $(CURDIR)/initramfs
+
+initramfs: $(C_PROGS)
+	rm -rf $(INITRAMFS)
+	$(MAKE) -s install-progs DESTDIR=$(INITRAMFS)
+	$(STRIP) $(addprefix $(INITRAMFS),$(INSTALLED_C))
+
+initramfs.list: initramfs
+	sh tools/cpio-list.sh $(INITRAMFS) >$@
+
+initramfs.cpio: initramfs
+	cd $(INITRAMFS) && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet >$(CURDIR)/$@
+
+# The release tarball: the files git tracks, as they are in the work tree
+# (git stash create: uncommitted changes to them included; nothing else).
+DIST = fwload-$(VERSION)
+
+dist:
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+		{ echo "make dist: needs a git checkout (it ships what git tracks)" >&2; exit 1; }
+	tree=$$(git stash create) && \
+		git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST).tar.gz $${tree:-HEAD}
+	@echo "$(DIST).tar.gz: $$(gzip -dc $(DIST).tar.gz | tar -tf - | grep -vc '/$$') files"
+
 clean:
-	rm -f $(CHECK_BIN) $(FUZZ_BIN) initramfs.list initramfs.cpio
-	rm -rf $(STAGE)
+	rm -f $(CHECK_BIN) $(FUZZ_BIN) initramfs.list initramfs.cpio $(DIST).tar.gz
+	rm -rf $(INITRAMFS)
