@@ -141,7 +141,10 @@ shellcheck:
 	shellcheck -s sh hotplug firmware.agent test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
-		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench
+		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench \
+		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
+		contrib/alpine/fwload.initd contrib/openwrt/fwload/files/fwload.init \
+		contrib/openwrt/fwload/files/fwload.hotplug
 
 # Paths in the scripts and man pages are the defaults of this Makefile;
 # install rewrites them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR
@@ -238,13 +241,19 @@ initramfs.cpio: initramfs
 # The release tarball: the files git tracks, as they are in the work tree
 # (git stash create: uncommitted changes to them included; nothing else).
 DIST = fwload-$(VERSION)
+DIST_TARBALL = $(DIST).tar.gz
 
 dist:
 	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
 		{ echo "make dist: needs a git checkout (it ships what git tracks)" >&2; exit 1; }
 	tree=$$(git stash create) && \
-		git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST).tar.gz $${tree:-HEAD}
-	@echo "$(DIST).tar.gz: $$(gzip -dc $(DIST).tar.gz | tar -tf - | grep -vc '/$$') files"
+		git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST_TARBALL) $${tree:-HEAD}
+	@echo "$(DIST_TARBALL): $$(gzip -dc $(DIST_TARBALL) | tar -tf - | grep -vc '/$$') files"
+
+# make -s print-VAR: a variable's value (for the tests and for packagers:
+# make -s print-SBIN_PROGS, print-MAN8, ...).
+print-%:
+	@echo '$($*)'
 
 clean:
 	rm -f $(CHECK_BIN) $(FUZZ_BIN) initramfs.list initramfs.cpio $(DIST).tar.gz
