@@ -2,7 +2,8 @@
 # fwload - user space for the Linux firmware sysfs fallback.
 #
 #   make                      build the C programs (static)
-#   make check                fast tests, packaging, then the real-kernel tests
+#   make check                lint, fast, cross, real-kernel, then packaging tests
+#   make check-package        the packaging tests alone (test/package/run)
 #   make demo                 load a firmware through the whole chain on a UML kernel
 #   make install DESTDIR=... PREFIX=...
 #   make install-strip        the same, C programs stripped with $(STRIP)
