@@ -35,12 +35,14 @@ VERSION := $(shell cat VERSION)
 #                    and in the initramfs)
 #   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
 #                    shell scripts, their default paths rewritten (SUBST)
+#   LIBEXEC_LIBS     shell code the scripts source (SUBST, mode 644, no page)
 C_PROGS         = fwload
 SBIN_PROGS      = fwload
 LIBEXEC_PROGS   =
 BIN_PROGS       =
 SBIN_SCRIPTS    = hotplug
 LIBEXEC_SCRIPTS = firmware.agent
+LIBEXEC_LIBS    =
 BIN_SCRIPTS     =
 MAN8 = $(patsubst %,man/%.8,$(SBIN_PROGS) $(LIBEXEC_PROGS) $(BIN_PROGS) \
 	$(SBIN_SCRIPTS) $(LIBEXEC_SCRIPTS) $(BIN_SCRIPTS))
@@ -76,9 +78,13 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 all: $(C_PROGS)
 
-# Each C program is one file, NAME.c; the version is compiled in.
+# Each C program is one file, NAME.c; the version is compiled in, and
+# CPPFLAGS_NAME (if set) gives it its own definitions, e.g. a default path:
+#   CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
+# (a path compiled in means: pass the same directory variables to make and
+# to make install).
 $(C_PROGS): %: %.c VERSION
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ $<
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
 
 # Test builds: a dynamically linked fwload, and a write()/sendfile() fault
 # injector to LD_PRELOAD into it.
@@ -163,10 +169,11 @@ MANSUBST = sed -e 's|/lib/fwload/|$(LIBEXECDIR)/|g' \
 
 # $(call install_progs,LIST,DIR) and $(call install_scripts,LIST,DIR):
 # install each program of LIST into DIR (made first); nothing if LIST is empty.
+# $(call install_scripts,LIST,DIR,644): shell code that is sourced.
 install_progs = $(if $(1),$(INSTALL) -d -m 755 $(DESTDIR)$(2) && \
 	$(foreach p,$(1),$(INSTALL) -m 755 $(p) $(DESTDIR)$(2)/$(p) &&) :)
 install_scripts = $(if $(1),$(INSTALL) -d -m 755 $(DESTDIR)$(2) && \
-	$(foreach p,$(1),$(SUBST) $(p) >$(DESTDIR)$(2)/$(p) && chmod 755 $(DESTDIR)$(2)/$(p) &&) :)
+	$(foreach p,$(1),$(SUBST) $(p) >$(DESTDIR)$(2)/$(p) && chmod $(or $(3),755) $(DESTDIR)$(2)/$(p) &&) :)
 # Where the C programs end up (for strip).
 INSTALLED_C = $(addprefix $(SBINDIR)/,$(SBIN_PROGS)) $(addprefix $(LIBEXECDIR)/,$(LIBEXEC_PROGS)) \
 	$(addprefix $(BINDIR)/,$(BIN_PROGS))
@@ -181,6 +188,7 @@ install-progs: $(C_PROGS)
 	$(call install_progs,$(BIN_PROGS),$(BINDIR))
 	$(call install_scripts,$(SBIN_SCRIPTS),$(SBINDIR))
 	$(call install_scripts,$(LIBEXEC_SCRIPTS),$(LIBEXECDIR))
+	$(call install_scripts,$(LIBEXEC_LIBS),$(LIBEXECDIR),644)
 	$(call install_scripts,$(BIN_SCRIPTS),$(BINDIR))
 	$(INSTALL) -d -m 755 $(DESTDIR)$(SYSCONFDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
 		$(DESTDIR)$(HOTPLUGDIR)/default
@@ -208,7 +216,7 @@ install-strip: install
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_C)) \
 		$(addprefix $(DESTDIR)$(SBINDIR)/,$(SBIN_SCRIPTS)) \
-		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(LIBEXEC_SCRIPTS)) \
+		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(LIBEXEC_SCRIPTS) $(LIBEXEC_LIBS)) \
 		$(addprefix $(DESTDIR)$(BINDIR)/,$(BIN_SCRIPTS)) \
 		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug \
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8))) \

@@ -44,6 +44,15 @@ want "flags on the command line" " -Lcmd "
 want "flags on the command line" " -DCMD "
 cmd WERROR make WERROR=-Werror
 want WERROR " -Werror "
+cmd "a program's own CPPFLAGS_NAME" make CPPFLAGS_fwload=-DONLY_FWLOAD
+want "a program's own CPPFLAGS_NAME" " -DONLY_FWLOAD "
+
+# A sourced shell library (LIBEXEC_LIBS): rewritten like a script, mode 644.
+lib=$(make -n -s -C "$REPO" install-progs DESTDIR="$T/x" LIBEXEC_LIBS=some-lib.sh 2>&1)
+case $lib in
+*"some-lib.sh >$T/x/lib/fwload/some-lib.sh && chmod 644 $T/x/lib/fwload/some-lib.sh"*) ;;
+*) fail "LIBEXEC_LIBS is not installed 644 into LIBEXECDIR: $lib" ;;
+esac
 
 strip=$(make -n -s -C "$REPO" install-strip DESTDIR="$T/x" CROSS_COMPILE=riscv64-linux-gnu- 2>&1 | tail -n 1)
 case $strip in riscv64-linux-gnu-strip\ *) ;; *) fail "install-strip with CROSS_COMPILE: $strip" ;; esac
