@@ -71,12 +71,15 @@ for p in $libexec; do [ -x "$br/lib/fwload/$p" ] || fail "Buildroot: no /lib/fwl
 [ -x "$br/etc/init.d/S11fwload" ] || fail "Buildroot: no /etc/init.d/S11fwload"
 [ -e "$br/usr/share/man" ] && fail "Buildroot: man pages on the target"
 
-# Yocto: do_install, with poky's paths (usrmerge: base_sbindir is /usr/sbin).
+# Yocto: do_install, oe_runmake being make with EXTRA_OEMAKE, with poky's
+# paths (usrmerge: base_sbindir is /usr/sbin).
 yo=$T/yocto
+oemake=$(sed -n '/^EXTRA_OEMAKE = "/,/"$/p' "$bb" | tr -d '\\\n\t' | sed 's/^EXTRA_OEMAKE = "\(.*\)"$/\1/')
+[ -n "$oemake" ] || fail "Yocto: no EXTRA_OEMAKE in $bb"
 recipe yocto "$bb" '^do_install() {' '^}' \
-	-e 's|oe_runmake|make -s|; s|\${D}|'"$yo"'|; s|\${base_sbindir}|/usr/sbin|' \
-	-e 's|\${nonarch_base_libdir}|/usr/lib|; s|\${sysconfdir}|/etc|; s|\${mandir}|/usr/share/man|' \
-	-e 's|\${docdir}|/usr/share/doc|; s|\${BPN}|fwload|'
+	-e "s|oe_runmake|make -s $oemake|" -e 's|\${D}|'"$yo"'|g; s|\${base_sbindir}|/usr/sbin|g' \
+	-e 's|\${nonarch_base_libdir}|/usr/lib|g; s|\${sysconfdir}|/etc|g; s|\${mandir}|/usr/share/man|g' \
+	-e 's|\${docdir}|/usr/share/doc|g; s|\${BPN}|fwload|g'
 for p in $progs; do [ -x "$yo/usr/sbin/$p" ] || fail "Yocto: no /usr/sbin/$p"; done
 for p in $libexec; do [ -x "$yo/usr/lib/fwload/$p" ] || fail "Yocto: no /usr/lib/fwload/$p"; done
 [ -f "$yo/usr/share/man/man8/fwload.8" ] || fail "Yocto: no man pages (for fwload-doc)"

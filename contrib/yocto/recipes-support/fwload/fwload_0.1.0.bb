@@ -19,19 +19,19 @@ FWLOAD_SITE ??= "file://${FWLOAD_TOPDIR}"
 SRC_URI = "${FWLOAD_SITE}/fwload-${PV}.tar.gz"
 
 # The Makefile takes CC, CFLAGS, LDFLAGS and CPPFLAGS from the environment,
-# where bitbake puts them; nothing else to pass for a cross build.
+# where bitbake puts them; nothing else to pass for a cross build. The
+# distribution's directories go to the build as well as to the install (a
+# C program may compile a path in).
+EXTRA_OEMAKE = "SBINDIR=${base_sbindir} LIBEXECDIR=${nonarch_base_libdir}/fwload \
+	SYSCONFDIR=${sysconfdir} HOTPLUGDIR=${sysconfdir}/hotplug.d \
+	MANDIR=${mandir} DOCDIR=${docdir}/${BPN}"
+
 do_compile() {
 	oe_runmake
 }
 
 do_install() {
-	oe_runmake install DESTDIR=${D} \
-		SBINDIR=${base_sbindir} \
-		LIBEXECDIR=${nonarch_base_libdir}/fwload \
-		SYSCONFDIR=${sysconfdir} \
-		HOTPLUGDIR=${sysconfdir}/hotplug.d \
-		MANDIR=${mandir} \
-		DOCDIR=${docdir}/${BPN}
+	oe_runmake install DESTDIR=${D}
 }
 
 FILES:${PN} += "${nonarch_base_libdir}/fwload ${sysconfdir}/hotplug.d"
