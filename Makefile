@@ -105,7 +105,7 @@ check:
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) WERROR=-Werror fwload test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fault.so
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -119,19 +119,19 @@ check-package:
 
 check-kernel:
 	sh test/deps.sh kernel
-	$(MAKE) WERROR=-Werror fwload test/kernel/fwtrigger test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/fwload-dyn test/fault.so
 	sh test/kernel/run
 
 demo:
 	sh test/deps.sh kernel
-	$(MAKE) fwload test/kernel/fwtrigger
+	$(MAKE) $(C_PROGS) test/kernel/fwtrigger
 	sh test/kernel/demo.sh
 
 # Figures, no verdicts: footprint, and timings against the kernel's own
 # loader, busybox mdev and a cat agent on the test kernel (bench/run).
 bench:
 	sh test/deps.sh bench
-	$(MAKE) fwload test/kernel/fwtrigger
+	$(MAKE) $(C_PROGS) test/kernel/fwtrigger
 	sh bench/run
 
 # Bounded fuzzing: FUZZ_SECONDS of libFuzzer on fwload, FUZZ_COUNT generated
