@@ -50,4 +50,16 @@ define FWLOAD_LINUX_CONFIG_FIXUPS
 	$(call KCONFIG_ENABLE_OPT,CONFIG_UEVENT_HELPER)
 endef
 
+# busybox mdev answers every firmware request itself, and Buildroot runs it
+# as a netlink daemon (S10mdev: mdev -df), where no helper chain can keep
+# firmware events from it: with fwload selected, BusyBox is built without
+# mdev's firmware loader. (Everything mdev could load is in /lib/firmware,
+# which the kernel reads itself before any request reaches user space.)
+ifeq ($(BR2_PACKAGE_FWLOAD),y)
+define FWLOAD_BUSYBOX_NO_MDEV_FIRMWARE
+	$(call KCONFIG_DISABLE_OPT,CONFIG_FEATURE_MDEV_LOAD_FIRMWARE)
+endef
+BUSYBOX_KCONFIG_FIXUP_CMDS += $(FWLOAD_BUSYBOX_NO_MDEV_FIRMWARE)
+endif
+
 $(eval $(generic-package))
