@@ -59,8 +59,12 @@ ifeq ($(BR2_PACKAGE_FWLOAD),y)
 define FWLOAD_BUSYBOX_NO_MDEV_FIRMWARE
 	$(call KCONFIG_DISABLE_OPT,CONFIG_FEATURE_MDEV_LOAD_FIRMWARE)
 endef
-# $(sep), Buildroot's newline: each fixup is a command line of its own.
-BUSYBOX_KCONFIG_FIXUP_CMDS += $(sep)$(FWLOAD_BUSYBOX_NO_MDEV_FIRMWARE)
+# A newline first: each fixup is a command line of its own.
+define FWLOAD_NEWLINE
+
+
+endef
+BUSYBOX_KCONFIG_FIXUP_CMDS += $(FWLOAD_NEWLINE)$(FWLOAD_BUSYBOX_NO_MDEV_FIRMWARE)
 endif
 
 $(eval $(generic-package))
