@@ -3,7 +3,8 @@
 # creates every directory it needs whatever their combination (HOTPLUGDIR
 # outside SYSCONFDIR, each variable elsewhere, given on the command line or
 # in the environment), rewrites the paths in the scripts and man pages, and
-# make uninstall leaves only fwload.conf.
+# make uninstall leaves only fwload.conf; install-strip strips the C
+# programs where they were installed.
 # shellcheck source=lib.sh
 . "$REPO/test/package/lib.sh"
 need make
@@ -66,4 +67,14 @@ all_moved=1
 try cmdline /a/sbin /a/libexec /a/conf /b/hooks /a/share/man /a/share/doc/fwload -- \
 	env PREFIX=/wrong SBINDIR=/wrong make PREFIX=/a SBINDIR=/a/sbin LIBEXECDIR=/a/libexec \
 	SYSCONFDIR=/a/conf HOTPLUGDIR=/b/hooks
+
+# install-strip: the C programs, wherever they went, stripped.
+if command -v strip >/dev/null 2>&1; then
+	make -s -C "$T/src" install-strip DESTDIR="$T/strip" PREFIX=/usr >"$T/out" 2>&1 ||
+		fail "make install-strip failed: $(cat "$T/out")"
+	for p in $(make -s -C "$T/src" PREFIX=/usr print-INSTALLED_C); do
+		strip -o "$T/stripped" "$T/strip$p" || fail "strip $T/strip$p failed"
+		cmp -s "$T/strip$p" "$T/stripped" || fail "install-strip left $p unstripped"
+	done
+fi
 exit 0
