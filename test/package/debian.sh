@@ -44,6 +44,21 @@ while IFS= read -r p; do
 done <"$T/want" >"$T/missing"
 [ -s "$T/missing" ] && fail "the .deb (dpkg-deb -x) lacks what make install installs: $(cat "$T/missing")"
 has "$T/got" /usr/share/doc/fwload/copyright "the .deb"
+
+# The paths of fwload's own files that the programs name (the scripts'
+# ${VAR:-/path} defaults, whole path strings in the C programs) exist in the
+# package: the build and the install were given the same directories.
+for f in "$T/x/usr/sbin/"* "$T/x/usr/lib/fwload/"*; do
+	if grep -Iq . "$f"; then
+		sed -n 's/.*:-\(\/[^}]*\)}.*/\1/p' "$f"
+	else
+		strings -a "$f" | grep -x '/[A-Za-z0-9/._-]*'
+	fi
+done | grep -E '^(/usr)?/(s?bin|lib/fwload)/|^/etc/(hotplug\.d|fwload\.conf)' | sort -u >"$T/named"
+while IFS= read -r p; do
+	[ -e "$T/x$p" ] || [ -L "$T/x$p" ] || echo "$p"
+done <"$T/named" >"$T/missing"
+[ -s "$T/missing" ] && fail "the programs name paths the package does not hold: $(cat "$T/missing")"
 dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./conffiles >"$T/conffiles" 2>/dev/null
 has "$T/conffiles" /etc/fwload.conf "the package's conffiles"
 
@@ -65,4 +80,4 @@ dpkg --root="$R" --force-depends --force-not-root --purge fwload >"$T/out" 2>&1 
 	fail "dpkg --root --purge: $(cat "$T/out")"
 left=$(tree "$R" | grep -v '^/var/')
 [ -z "$left" ] || fail "left after dpkg --purge: $left"
-echo "note: $(basename "$deb"): $(wc -l <"$T/want") paths of the install table, installed and purged with dpkg --root"
+echo "note: $(basename "$deb"): $(wc -l <"$T/want") paths of the install table, installed and purged with dpkg --root; $(wc -l <"$T/named") paths the programs name, all in the package"
