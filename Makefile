@@ -255,7 +255,7 @@ DIST = fwload-$(VERSION)
 DIST_TARBALL = $(DIST).tar.gz
 
 dist:
-	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || \
+	@[ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] || \
 		{ echo "make dist: needs a git checkout (it ships what git tracks)" >&2; exit 1; }
 	tree=$$(git stash create) && \
 		git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST_TARBALL) $${tree:-HEAD}
