@@ -181,7 +181,9 @@ INSTALLED_C = $(addprefix $(SBINDIR)/,$(SBIN_PROGS)) $(addprefix $(LIBEXECDIR)/,
 	$(addprefix $(BINDIR)/,$(BIN_PROGS))
 
 # install = what runs (install-progs: programs, hook, config) + man pages +
-# documentation. Every directory is made as needed, whatever the variables.
+# documentation. Every directory is made as needed, whatever the variables;
+# no empty hotplug.d/default/ (every uevent would pay to look into it;
+# fwloadctl setup makes it when it keeps an older helper there).
 install: install-progs install-man install-doc
 
 install-progs: $(C_PROGS)
@@ -192,8 +194,7 @@ install-progs: $(C_PROGS)
 	$(call install_scripts,$(LIBEXEC_SCRIPTS),$(LIBEXECDIR))
 	$(call install_scripts,$(LIBEXEC_LIBS),$(LIBEXECDIR),644)
 	$(call install_scripts,$(BIN_SCRIPTS),$(BINDIR))
-	$(INSTALL) -d -m 755 $(DESTDIR)$(SYSCONFDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
-		$(DESTDIR)$(HOTPLUGDIR)/default
+	$(INSTALL) -d -m 755 $(DESTDIR)$(SYSCONFDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware
 	ln -sf $(LIBEXECDIR)/firmware.agent $(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
 	[ -e $(DESTDIR)$(SYSCONFDIR)/fwload.conf ] || \
 		$(INSTALL) -m 644 etc/fwload.conf $(DESTDIR)$(SYSCONFDIR)/fwload.conf

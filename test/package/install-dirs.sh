@@ -28,7 +28,7 @@ try() {
 	for p in $libexec_progs; do has "$T/$name.tree" "$libexec/$p" "$name"; done
 	for m in $pages; do has "$T/$name.tree" "$man/man${m##*.}/${m#man/}" "$name"; done
 	has "$T/$name.tree" "$etc/fwload.conf" "$name"
-	has "$T/$name.tree" "$hooks/default/" "$name"
+	grep -qxF "$hooks/default/" "$T/$name.tree" && fail "$name: an empty $hooks/default/ (every uevent would look into it)"
 	has "$T/$name.tree" "$hooks/firmware/50-firmware.hotplug -> $libexec/firmware.agent" "$name"
 	has "$T/$name.tree" "$doc/NEWS" "$name"
 	grep -rqF -- "$D" "$D" && fail "$name: DESTDIR written into an installed file: $(grep -rlF -- "$D" "$D")"
