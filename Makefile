@@ -1,21 +1,55 @@
 # SPDX-License-Identifier: MIT
 # fwload - user space for the Linux firmware sysfs fallback.
 #
-#   make                      build fwload (static)
-#   make check                fast tests, then the real-kernel tests
+#   make                      build the C programs (static)
+#   make check                lint, fast, cross, real-kernel, then packaging tests
+#   make check-package        the packaging tests alone (test/package/run)
 #   make demo                 load a firmware through the whole chain on a UML kernel
 #   make install DESTDIR=... PREFIX=...
+#   make install-strip        the same, C programs stripped with $(STRIP)
+#   make dist                 fwload-$(VERSION).tar.gz from the files in git
 #   make CC=musl-gcc          a tiny static fwload
 #   make CROSS_COMPILE=aarch64-linux-gnu-
 
-PREFIX     ?=
-SBINDIR    ?= $(PREFIX)/sbin
-LIBEXECDIR ?= $(PREFIX)/lib/fwload
-SYSCONFDIR ?= /etc
-HOTPLUGDIR ?= $(SYSCONFDIR)/hotplug.d
-DESTDIR    ?=
+# Where "make install" puts things. Each can be set on the command line or in
+# the environment; DESTDIR goes in front of each at install time only (the
+# installed files name the paths without it).
+PREFIX      ?=
+BINDIR      ?= $(PREFIX)/bin
+SBINDIR     ?= $(PREFIX)/sbin
+LIBEXECDIR  ?= $(PREFIX)/lib/fwload
+SYSCONFDIR  ?= /etc
+HOTPLUGDIR  ?= $(SYSCONFDIR)/hotplug.d
+DATAROOTDIR ?= $(or $(PREFIX),/usr)/share
+MANDIR      ?= $(DATAROOTDIR)/man
+DOCDIR      ?= $(DATAROOTDIR)/doc/fwload
+DESTDIR     ?=
 
-VERSION := $(shell cat VERSION)
+# (A copy of fwload.c and this Makefile alone, as test/cross.sh and bench/run
+# make, builds too: version "unknown".)
+VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
+
+# What is built and installed, by kind. A new program goes into one of these
+# lists (and gets its man page as man/NAME.8):
+#   C_PROGS          built from NAME.c by the rule below
+#   SBIN_PROGS, LIBEXEC_PROGS, BIN_PROGS
+#                    C programs installed as built (stripped by install-strip
+#                    and in the initramfs)
+#   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
+#                    shell scripts, their default paths rewritten (SUBST)
+#   LIBEXEC_LIBS     shell code the scripts source (SUBST, mode 644, no page)
+C_PROGS         = fwload
+SBIN_PROGS      = fwload
+LIBEXEC_PROGS   =
+BIN_PROGS       =
+SBIN_SCRIPTS    = hotplug
+LIBEXEC_SCRIPTS = firmware.agent
+LIBEXEC_LIBS    =
+BIN_SCRIPTS     =
+MAN8 = $(patsubst %,man/%.8,$(SBIN_PROGS) $(LIBEXEC_PROGS) $(BIN_PROGS) \
+	$(SBIN_SCRIPTS) $(LIBEXEC_SCRIPTS) $(BIN_SCRIPTS))
+MAN5 = man/fwload.conf.5 man/fwload.rules.5
+DOCS = README.md NEWS etc/fwload.rules.example
 
 # CC, CFLAGS, LDFLAGS, CPPFLAGS and CROSS_COMPILE come from the command line
 # or the environment, as package builders pass them. make's own default CC
@@ -36,18 +70,23 @@ WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
-CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger
+CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
-.PHONY: stage initramfs.list initramfs.cpio
-.PHONY: all check check-fast check-cross check-kernel demo bench fuzz install install-strip uninstall \
-	clean shellcheck
+.PHONY: initramfs initramfs.list initramfs.cpio
+.PHONY: all check check-fast check-cross check-kernel check-package demo bench fuzz \
+	install install-progs install-man install-doc install-strip uninstall dist clean shellcheck
 
-all: fwload
+all: $(C_PROGS)
 
-fwload: fwload.c
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ fwload.c
+# Each C program is one file, NAME.c; the version is compiled in, and
+# CPPFLAGS_NAME (if set) gives it its own definitions, e.g. a default path:
+#   CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
+# (a path compiled in means: pass the same directory variables to make and
+# to make install).
+$(C_PROGS): %: %.c $(wildcard VERSION)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
 
 # Test builds: a dynamically linked fwload, and a write()/sendfile() fault
 # injector to LD_PRELOAD into it.
@@ -68,28 +107,33 @@ check:
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) WERROR=-Werror fwload test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fault.so
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
 	sh test/deps.sh cross
 	sh test/cross.sh
 
+check-package:
+	sh test/deps.sh package
+	$(MAKE) $(C_PROGS)
+	sh test/package/run
+
 check-kernel:
 	sh test/deps.sh kernel
-	$(MAKE) WERROR=-Werror fwload test/kernel/fwtrigger test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/fwload-dyn test/fault.so
 	sh test/kernel/run
 
 demo:
 	sh test/deps.sh kernel
-	$(MAKE) fwload test/kernel/fwtrigger
+	$(MAKE) $(C_PROGS) test/kernel/fwtrigger
 	sh test/kernel/demo.sh
 
 # Figures, no verdicts: footprint, and timings against the kernel's own
 # loader, busybox mdev and a cat agent on the test kernel (bench/run).
 bench:
 	sh test/deps.sh bench
-	$(MAKE) fwload test/kernel/fwtrigger
+	$(MAKE) $(C_PROGS) test/kernel/fwtrigger
 	sh bench/run
 
 # Bounded fuzzing: FUZZ_SECONDS of libFuzzer on fwload, FUZZ_COUNT generated
@@ -106,55 +150,123 @@ shellcheck:
 	shellcheck -s sh hotplug firmware.agent test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
-		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench
+		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench \
+		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
+		contrib/alpine/fwload.initd contrib/openwrt/fwload/files/fwload.init \
+		contrib/openwrt/fwload/files/fwload.hotplug
 
-# Paths in the scripts are the defaults of this Makefile; install rewrites
-# them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR differ.
+# Paths in the scripts and man pages are the defaults of this Makefile;
+# install rewrites them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR
+# differ, and puts the version where a script says @VERSION@.
 SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD_CONF:-/etc/fwload.conf}|FWLOAD_CONF:-$(SYSCONFDIR)/fwload.conf}|' \
 	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
-	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|'
+	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|' \
+	    -e 's|@VERSION@|$(VERSION)|g'
+MANSUBST = sed -e 's|/lib/fwload/|$(LIBEXECDIR)/|g' \
+	    -e 's|/sbin/fwload|$(SBINDIR)/fwload|g' \
+	    -e 's|/sbin/hotplug|$(SBINDIR)/hotplug|g' \
+	    -e 's|/etc/hotplug\.d|$(HOTPLUGDIR)|g' \
+	    -e 's|/etc/fwload\.|$(SYSCONFDIR)/fwload.|g'
 
-install: fwload
-	$(INSTALL) -d -m 755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR) \
-		$(DESTDIR)$(HOTPLUGDIR)/firmware $(DESTDIR)$(HOTPLUGDIR)/default
-	$(INSTALL) -m 755 fwload $(DESTDIR)$(SBINDIR)/fwload
-	$(SUBST) hotplug >$(DESTDIR)$(SBINDIR)/hotplug
-	chmod 755 $(DESTDIR)$(SBINDIR)/hotplug
-	$(SUBST) firmware.agent >$(DESTDIR)$(LIBEXECDIR)/firmware.agent
-	chmod 755 $(DESTDIR)$(LIBEXECDIR)/firmware.agent
+# $(call install_progs,LIST,DIR) and $(call install_scripts,LIST,DIR):
+# install each program of LIST into DIR (made first); nothing if LIST is empty.
+# $(call install_scripts,LIST,DIR,644): shell code that is sourced.
+install_progs = $(if $(1),$(INSTALL) -d -m 755 $(DESTDIR)$(2) && \
+	$(foreach p,$(1),$(INSTALL) -m 755 $(p) $(DESTDIR)$(2)/$(p) &&) :)
+install_scripts = $(if $(1),$(INSTALL) -d -m 755 $(DESTDIR)$(2) && \
+	$(foreach p,$(1),$(SUBST) $(p) >$(DESTDIR)$(2)/$(p) && chmod $(or $(3),755) $(DESTDIR)$(2)/$(p) &&) :)
+# Where the C programs end up (for strip).
+INSTALLED_C = $(addprefix $(SBINDIR)/,$(SBIN_PROGS)) $(addprefix $(LIBEXECDIR)/,$(LIBEXEC_PROGS)) \
+	$(addprefix $(BINDIR)/,$(BIN_PROGS))
+
+# install = what runs (install-progs: programs, hook, config) + man pages +
+# documentation. Every directory is made as needed, whatever the variables;
+# no empty hotplug.d/default/ (every uevent would pay to look into it;
+# fwloadctl setup makes it when it keeps an older helper there).
+install: install-progs install-man install-doc
+
+install-progs: $(C_PROGS)
+	$(call install_progs,$(SBIN_PROGS),$(SBINDIR))
+	$(call install_progs,$(LIBEXEC_PROGS),$(LIBEXECDIR))
+	$(call install_progs,$(BIN_PROGS),$(BINDIR))
+	$(call install_scripts,$(SBIN_SCRIPTS),$(SBINDIR))
+	$(call install_scripts,$(LIBEXEC_SCRIPTS),$(LIBEXECDIR))
+	$(call install_scripts,$(LIBEXEC_LIBS),$(LIBEXECDIR),644)
+	$(call install_scripts,$(BIN_SCRIPTS),$(BINDIR))
+	$(INSTALL) -d -m 755 $(DESTDIR)$(SYSCONFDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware
 	ln -sf $(LIBEXECDIR)/firmware.agent $(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
 	[ -e $(DESTDIR)$(SYSCONFDIR)/fwload.conf ] || \
 		$(INSTALL) -m 644 etc/fwload.conf $(DESTDIR)$(SYSCONFDIR)/fwload.conf
 
-# Early user space: the installed files as a gen_init_cpio list (for
-# CONFIG_INITRAMFS_SOURCE, or usr/gen_init_cpio), and as a newc archive to
-# append to an initramfs (cat base.cpio initramfs.cpio > initrd). Both are
-# made from a staging install, so they hold exactly what "make install" does.
-STAGE = $(CURDIR)/.stage
+install-man:
+	$(INSTALL) -d -m 755 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man5
+	for m in $(MAN8) $(MAN5); do \
+		s=$${m##*.}; $(MANSUBST) $$m >$(DESTDIR)$(MANDIR)/man$$s/$${m##*/} && \
+		chmod 644 $(DESTDIR)$(MANDIR)/man$$s/$${m##*/} || exit; \
+	done
 
-stage: fwload
-	rm -rf $(STAGE)
-	$(MAKE) -s install DESTDIR=$(STAGE)
+install-doc:
+	$(INSTALL) -d -m 755 $(DESTDIR)$(DOCDIR)
+	$(INSTALL) -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+	$(if $(wildcard doc/*.md),$(INSTALL) -d -m 755 $(DESTDIR)$(DOCDIR)/doc && \
+		$(INSTALL) -m 644 $(wildcard doc/*.md) $(DESTDIR)$(DOCDIR)/doc/)
 
-initramfs.list: stage
-	sh tools/cpio-list.sh $(STAGE) >$@
-
-initramfs.cpio: stage
-	cd $(STAGE) && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet >$(CURDIR)/$@
-
-# The same, with fwload stripped by the target's strip.
+# The same, the C programs stripped by the target's strip.
 install-strip: install
-	$(STRIP) $(DESTDIR)$(SBINDIR)/fwload
+	$(STRIP) $(addprefix $(DESTDIR),$(INSTALLED_C))
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug \
-		$(DESTDIR)$(LIBEXECDIR)/firmware.agent \
-		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_C)) \
+		$(addprefix $(DESTDIR)$(SBINDIR)/,$(SBIN_SCRIPTS)) \
+		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(LIBEXEC_SCRIPTS) $(LIBEXEC_LIBS)) \
+		$(addprefix $(DESTDIR)$(BINDIR)/,$(BIN_SCRIPTS)) \
+		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/doc/,$(notdir $(wildcard doc/*.md)))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
-		$(DESTDIR)$(HOTPLUGDIR)/default $(DESTDIR)$(HOTPLUGDIR) 2>/dev/null
+		$(DESTDIR)$(HOTPLUGDIR)/default $(DESTDIR)$(HOTPLUGDIR) \
+		$(DESTDIR)$(DOCDIR)/doc $(DESTDIR)$(DOCDIR) 2>/dev/null
 	@echo "kept $(DESTDIR)$(SYSCONFDIR)/fwload.conf (your configuration)"
 
+# Early user space: what runs (install-progs, the C programs stripped) in
+# initramfs/, listed in the kernel's gen_init_cpio format (for
+# CONFIG_INITRAMFS_SOURCE, or usr/gen_init_cpio) and as a newc archive to
+# append to an initramfs (cat base.cpio initramfs.cpio > initrd). The list
+# names the files in initramfs/ by absolute path: keep the two together
+# (make clean removes both).
+INITRAMFS = $(CURDIR)/initramfs
+
+initramfs: $(C_PROGS)
+	rm -rf $(INITRAMFS)
+	$(MAKE) -s install-progs DESTDIR=$(INITRAMFS)
+	$(STRIP) $(addprefix $(INITRAMFS),$(INSTALLED_C))
+
+initramfs.list: initramfs
+	sh tools/cpio-list.sh $(INITRAMFS) >$@
+
+initramfs.cpio: initramfs
+	cd $(INITRAMFS) && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet >$(CURDIR)/$@
+
+# The release tarball: the files git tracks, as they are in the work tree
+# (git stash create: uncommitted changes to them included; nothing else).
+DIST = fwload-$(VERSION)
+DIST_TARBALL = $(DIST).tar.gz
+
+dist:
+	@[ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] || \
+		{ echo "make dist: needs a git checkout (it ships what git tracks)" >&2; exit 1; }
+	tree=$$(git stash create) && \
+		git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST_TARBALL) $${tree:-HEAD}
+	@echo "$(DIST_TARBALL): $$(gzip -dc $(DIST_TARBALL) | tar -tf - | grep -vc '/$$') files"
+
+# make -s print-VAR: a variable's value (for the tests and for packagers:
+# make -s print-SBIN_PROGS, print-MAN8, ...).
+print-%:
+	@echo '$($*)'
+
 clean:
-	rm -f $(CHECK_BIN) $(FUZZ_BIN) initramfs.list initramfs.cpio
-	rm -rf $(STAGE)
+	rm -f $(CHECK_BIN) $(FUZZ_BIN) initramfs.list initramfs.cpio $(DIST).tar.gz
+	rm -rf $(INITRAMFS)

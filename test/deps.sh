@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# deps.sh [fast|kernel|cross|fuzz|bench|all] - install what the tests and the demo need.
+# deps.sh [fast|kernel|cross|fuzz|bench|package|all] - install what the tests and the demo need.
 #
 # Debian packages only. Installs the missing ones with apt-get when run as
 # root; otherwise names them and fails.
@@ -12,14 +12,16 @@ fuzz='clang libclang-rt-14-dev dash busybox-static'
 cross='gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
 libc6-dev-armhf-cross libc6-dev-arm64-cross libc6-dev-riscv64-cross qemu-user file dash'
 bench="$kernel musl-tools strace"
+package='make gcc libc6-dev git dpkg-dev debhelper lintian fakeroot groff-base man-db cpio binutils'
 case $what in
 bench) want="gcc make libc6-dev $bench" ;;
 cross) want=$cross ;;
 fuzz) want=$fuzz ;;
 fast) want=$fast ;;
 kernel) want="gcc make libc6-dev $kernel" ;;
-all) want="$fast $kernel $cross" ;;
-*) echo "usage: deps.sh [fast|kernel|cross|fuzz|bench|all]" >&2; exit 100 ;;
+package) want=$package ;;
+all) want="$fast $kernel $cross $package" ;;
+*) echo "usage: deps.sh [fast|kernel|cross|fuzz|bench|package|all]" >&2; exit 100 ;;
 esac
 
 missing=

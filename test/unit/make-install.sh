@@ -22,7 +22,7 @@ mode "$D/usr/sbin/hotplug" 755
 mode "$D/usr/lib/fwload/firmware.agent" 755
 mode "$D/opt/etc/fwload.conf" 644
 no_file "$D/opt/etc/fwload.rules" "an installed rules file (read on every event; an example is in etc/)"
-[ -d "$D/opt/etc/hotplug.d/default" ] || fail "no hotplug.d/default"
+[ -e "$D/opt/etc/hotplug.d/default" ] && fail "an empty hotplug.d/default (every uevent would look into it)"
 assert_eq "hook link" /usr/lib/fwload/firmware.agent "$(readlink "$D/opt/etc/hotplug.d/firmware/50-firmware.hotplug")"
 cmp -s "$REPO/fwload" "$D/usr/sbin/fwload" || fail "installed fwload differs from the build"
 
