@@ -36,7 +36,7 @@ WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
-CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger
+CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger hotplugd test/nlsend
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
@@ -44,10 +44,14 @@ FUZZ_BIN  = test/fuzz/fwload_args
 .PHONY: all check check-fast check-cross check-kernel demo bench fuzz install install-strip uninstall \
 	clean shellcheck
 
-all: fwload
+all: fwload hotplugd
 
 fwload: fwload.c
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ fwload.c
+
+# hotplugd runs $(SBINDIR)/hotplug unless told otherwise (-x).
+hotplugd: hotplugd.c
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"' -o $@ hotplugd.c
 
 # Test builds: a dynamically linked fwload, and a write()/sendfile() fault
 # injector to LD_PRELOAD into it.
@@ -55,6 +59,9 @@ test/fwload-dyn: fwload.c
 	$(CC) $(WARN) -O2 -g -o $@ fwload.c
 test/fault.so: test/fault.c
 	$(CC) $(WARN) -O2 -fPIC -shared -o $@ test/fault.c -ldl
+
+test/nlsend: test/nlsend.c
+	$(CC) $(WARN) -O2 -static -o $@ test/nlsend.c
 
 test/kernel/fwtrigger: test/kernel/fwtrigger.c
 	$(CC) $(WARN) -O2 -static -o $@ test/kernel/fwtrigger.c
@@ -68,7 +75,7 @@ check:
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) WERROR=-Werror fwload test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror fwload test/fwload-dyn test/fault.so hotplugd test/nlsend
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -77,7 +84,7 @@ check-cross:
 
 check-kernel:
 	sh test/deps.sh kernel
-	$(MAKE) WERROR=-Werror fwload test/kernel/fwtrigger test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror fwload test/kernel/fwtrigger test/fwload-dyn test/fault.so hotplugd test/nlsend
 	sh test/kernel/run
 
 demo:
@@ -115,10 +122,11 @@ SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
 	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|'
 
-install: fwload
+install: fwload hotplugd
 	$(INSTALL) -d -m 755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR) \
 		$(DESTDIR)$(HOTPLUGDIR)/firmware $(DESTDIR)$(HOTPLUGDIR)/default
 	$(INSTALL) -m 755 fwload $(DESTDIR)$(SBINDIR)/fwload
+	$(INSTALL) -m 755 hotplugd $(DESTDIR)$(SBINDIR)/hotplugd
 	$(SUBST) hotplug >$(DESTDIR)$(SBINDIR)/hotplug
 	chmod 755 $(DESTDIR)$(SBINDIR)/hotplug
 	$(SUBST) firmware.agent >$(DESTDIR)$(LIBEXECDIR)/firmware.agent
@@ -133,7 +141,7 @@ install: fwload
 # made from a staging install, so they hold exactly what "make install" does.
 STAGE = $(CURDIR)/.stage
 
-stage: fwload
+stage: fwload hotplugd
 	rm -rf $(STAGE)
 	$(MAKE) -s install DESTDIR=$(STAGE)
 
@@ -145,10 +153,10 @@ initramfs.cpio: stage
 
 # The same, with fwload stripped by the target's strip.
 install-strip: install
-	$(STRIP) $(DESTDIR)$(SBINDIR)/fwload
+	$(STRIP) $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplugd
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug \
+	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug $(DESTDIR)$(SBINDIR)/hotplugd \
 		$(DESTDIR)$(LIBEXECDIR)/firmware.agent \
 		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
