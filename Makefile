@@ -36,7 +36,7 @@ WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
-CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger hotplugd test/nlsend
+CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger hotplugd test/nlsend test/hotplugd-filter
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
@@ -60,6 +60,9 @@ test/fwload-dyn: fwload.c
 test/fault.so: test/fault.c
 	$(CC) $(WARN) -O2 -fPIC -shared -o $@ test/fault.c -ldl
 
+test/hotplugd-filter: test/hotplugd-filter.c hotplugd.c
+	$(CC) $(WARN) -O2 -o $@ test/hotplugd-filter.c
+
 test/nlsend: test/nlsend.c
 	$(CC) $(WARN) -O2 -static -o $@ test/nlsend.c
 
@@ -75,7 +78,7 @@ check:
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) WERROR=-Werror fwload test/fwload-dyn test/fault.so hotplugd test/nlsend
+	$(MAKE) WERROR=-Werror fwload test/fwload-dyn test/fault.so hotplugd test/nlsend test/hotplugd-filter
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -111,7 +114,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c
 
 shellcheck:
 	shellcheck -s sh hotplug firmware.agent test/check test/lint test/deps.sh test/run-unit test/lib.sh \
-		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
+		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench
 
