@@ -41,7 +41,7 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
 .PHONY: stage initramfs.list initramfs.cpio
-.PHONY: all check check-fast check-cross check-kernel demo bench fuzz install install-strip uninstall \
+.PHONY: all check check-fast check-cross check-kernel check-stock demo bench fuzz install install-strip uninstall \
 	clean shellcheck
 
 all: fwload hotplugd
@@ -90,6 +90,12 @@ check-kernel:
 	$(MAKE) WERROR=-Werror fwload test/kernel/fwtrigger test/fwload-dyn test/fault.so hotplugd test/nlsend
 	sh test/kernel/run
 
+# Debian's own kernel (no uevent helper) under qemu, hotplugd as the source.
+check-stock:
+	sh test/deps.sh stock
+	$(MAKE) WERROR=-Werror fwload hotplugd test/kernel/fwtrigger test/nlsend
+	sh test/stock/run
+
 demo:
 	sh test/deps.sh kernel
 	$(MAKE) fwload test/kernel/fwtrigger
@@ -115,7 +121,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c
 shellcheck:
 	shellcheck -s sh hotplug firmware.agent test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
-		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
+		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init test/stock/run test/stock/init \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench
 
 # Paths in the scripts are the defaults of this Makefile; install rewrites
