@@ -122,6 +122,7 @@ shellcheck:
 	shellcheck -s sh hotplug firmware.agent test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init test/stock/run test/stock/init test/kernel/cases/hotplugd-lib \
+		contrib/init/sysvinit/hotplugd contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench
 
 # Paths in the scripts are the defaults of this Makefile; install rewrites
