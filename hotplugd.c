@@ -805,7 +805,7 @@ static void sanitize_fds(void)
 static int open_socket(void)
 {
 	struct nl_addr a = { .family = AF_NETLINK, .groups = 1 };
-	int fd, one = 1, size = opt.rcvbuf;
+	int fd, one = 1, size = opt.rcvbuf, scan;
 
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
 	if (fd < 0) {
@@ -820,10 +820,13 @@ static int open_socket(void)
 		fail("cannot ask for sender credentials (SO_PASSCRED)", NULL, errno);
 		goto fail;
 	}
-	if (attach_filter(fd) > 0 && opt.verbose) {
+	scan = attach_filter(fd);
+	if (scan > 0 && opt.verbose) {
 		struct line l = { .len = 0 };
 
-		add(&l, "socket filter attached");
+		add(&l, "socket filter attached (scans ");
+		add_num(&l, scan);
+		add(&l, " bytes for the header's end)");
 		say(&l, 0);
 	}
 	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
