@@ -45,6 +45,7 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 
@@ -543,11 +544,15 @@ static void spawn(void)
 		return;  /* stays queued */
 	}
 	if (pid == 0) {
-		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		/* All-zero kernel sigaction: SIG_DFL, no flags, empty mask, in
+		 * every architecture's layout. The raw call reaches the signals
+		 * libc keeps for itself (32, 33), which an ignoring parent may
+		 * have left ignored: the kernel's helpers start with none. */
+		static const unsigned long dfl[8];
 		sigset_t none;
 
 		for (int s = 1; s < NSIG; s++)
-			sigaction(s, &dfl, NULL);
+			syscall(SYS_rt_sigaction, s, dfl, NULL, (NSIG - 1) / 8);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (null_fd >= 0)
