@@ -446,7 +446,8 @@ struct event {
 static struct event queue[QUEUE_LEN];
 static int q_head, q_count;
 static struct { pid_t pid; char what[96]; } jobs[MAX_JOBS];
-static int running, rescan_again;
+static int running;
+static int rescan_resume;  /* requests a full queue cut the last rescan short after, or 0 */
 
 /* Value of KEY in the event's variables (after the header), or NULL. */
 static const char *event_get(const struct event *e, const char *key)
@@ -624,17 +625,22 @@ static void reap(void)
  * The rescan: every request pending in SYSFS/class/firmware/ as an
  * ACTION=add event, with the variables of its uevent file. A directory with
  * remaining_size is a firmware-upload device (writing to it flashes the
- * device), never a request: skipped.
+ * device), never a request: skipped. When the queue fills, the rest waits
+ * until it has drained: rescan(1) carries on after the requests already
+ * queued (never from the start again, which could go round for ever while a
+ * long load keeps its request pending).
  */
-static void rescan(void)
+static void rescan(int resume)
 {
+	int seen = 0, skip = resume ? rescan_resume : 0;
+
 	char dir[PATH_MAX], sys[PATH_MAX], real[PATH_MAX], path[PATH_MAX];
 	static char msg[MSG_MAX], file[4096];
 	size_t sys_len, dir_len;
 	struct dirent *d;
 	DIR *dp;
 
-	rescan_again = 0;
+	rescan_resume = 0;
 	if (!opt.firmware)
 		return;
 	if (!realpath(opt.sysfs, sys))
@@ -669,8 +675,10 @@ static void rescan(void)
 		if (!realpath(path, real) || strncmp(real, sys, sys_len) != 0 || real[sys_len] != '/')
 			continue;
 		dev_len = strlen(real + sys_len);
+		if (seen++ < skip)
+			continue;
 		if (q_count == QUEUE_LEN) {
-			rescan_again = 1;  /* when the queue has drained */
+			rescan_resume = seen - 1;  /* when the queue has drained */
 			break;
 		}
 		memcpy(path + k, "/uevent", 8);
@@ -748,7 +756,7 @@ static int receive(int fd)
 				if (opt.firmware)
 					add(&l, "; rescanning pending firmware requests");
 				say(&l, 1);
-				rescan();
+				rescan(0);
 				continue;
 			}
 			fail("cannot read the uevent socket", NULL, errno);
@@ -1102,7 +1110,7 @@ int main(int argc, char **argv)
 		add(&l, ")");
 		say(&l, 0);
 	}
-	rescan();
+	rescan(0);
 
 	while (!stop_signal) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -1117,10 +1125,10 @@ int main(int argc, char **argv)
 			if (q_count == before)
 				break;  /* fork failed: try again on the next wake-up */
 		}
-		if (rescan_again && q_count == 0)
-			rescan();
+		if (rescan_resume && q_count == 0)
+			rescan(1);
 		if (q_count == QUEUE_LEN)
-			p.events = 0;  /* full: let the kernel hold the rest */
+			p.fd = -1;  /* full: let the kernel hold the rest (and its errors) */
 		/* a failed fork leaves work queued: try again in a second */
 		if (ppoll(&p, 1, q_count && running < opt.maxjobs ? &retry : NULL, &none) < 0 &&
 		    errno != EINTR) {
