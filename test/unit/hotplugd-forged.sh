@@ -4,6 +4,12 @@
 # CAP_NET_ADMIN (uid not 0, as a network daemon running as its own user).
 # Without CAP_NET_ADMIN the kernel refuses to send at all (EPERM). A forged
 # event for a real pending request changes nothing.
+# In a network namespace of its own where unshare(1) can make one (root):
+# no other listener, and the port ids are ours alone.
+if [ -z "${HPD_NETNS:-}" ] && unshare -n true 2>/dev/null; then
+	# shellcheck disable=SC2086 # TEST_SH is a command line
+	HPD_NETNS=1 exec unshare -n $TEST_SH "$0"
+fi
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 # shellcheck source=hotplugd-lib
@@ -18,6 +24,7 @@ hpd_start -x "$T/prog" -S "$SYS"
 awk -v p="$HPID" '$2 == 15 && $3 == p && $4 == "00000001" { found = 1 } END { exit !found }' /proc/net/netlink ||
 	fail "no uevent socket with port id $HPID: $(cat /proc/net/netlink)"
 
+echo "network namespace: $([ -n "${HPD_NETNS:-}" ] && echo "a new one (unshare -n)" || echo "the host's")"
 request x.bin
 fw="add@$E_DEVPATH ACTION=add DEVPATH=$E_DEVPATH SUBSYSTEM=firmware FIRMWARE=x.bin TIMEOUT=60 ASYNC=0 SEQNUM=1"
 # shellcheck disable=SC2086 # the message's strings
