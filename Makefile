@@ -38,8 +38,8 @@ VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 #   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
 #                    shell scripts, their default paths rewritten (SUBST)
 #   LIBEXEC_LIBS     shell code the scripts source (SUBST, mode 644, no page)
-C_PROGS         = fwload
-SBIN_PROGS      = fwload
+C_PROGS         = fwload hotplugd
+SBIN_PROGS      = fwload hotplugd
 LIBEXEC_PROGS   =
 BIN_PROGS       =
 SBIN_SCRIPTS    = hotplug
@@ -70,12 +70,12 @@ WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
-CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger
+CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger test/nlsend test/hotplugd-filter
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
 .PHONY: initramfs initramfs.list initramfs.cpio
-.PHONY: all check check-fast check-cross check-kernel check-package demo bench fuzz \
+.PHONY: all check check-fast check-cross check-kernel check-stock check-package demo bench fuzz \
 	install install-progs install-man install-doc install-strip uninstall dist clean shellcheck
 
 all: $(C_PROGS)
@@ -88,6 +88,9 @@ all: $(C_PROGS)
 $(C_PROGS): %: %.c $(wildcard VERSION)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
 
+# hotplugd runs $(SBINDIR)/hotplug unless told otherwise (-x).
+CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
+
 # Test builds: a dynamically linked fwload, and a write()/sendfile() fault
 # injector to LD_PRELOAD into it.
 test/fwload-dyn: fwload.c
@@ -98,6 +101,14 @@ test/fault.so: test/fault.c
 test/kernel/fwtrigger: test/kernel/fwtrigger.c
 	$(CC) $(WARN) -O2 -static -o $@ test/kernel/fwtrigger.c
 
+# hotplugd's tests: its socket filter run by the kernel on an AF_UNIX pair,
+# and a sender of forged uevents.
+test/hotplugd-filter: test/hotplugd-filter.c hotplugd.c
+	$(CC) $(WARN) -O2 -o $@ test/hotplugd-filter.c
+
+test/nlsend: test/nlsend.c
+	$(CC) $(WARN) -O2 -static -o $@ test/nlsend.c
+
 # The test targets first install what they need (test/deps.sh: apt-get,
 # as root), then build, then run.
 check:
@@ -107,7 +118,7 @@ check:
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fault.so test/nlsend test/hotplugd-filter
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -121,8 +132,14 @@ check-package:
 
 check-kernel:
 	sh test/deps.sh kernel
-	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/fwload-dyn test/fault.so test/nlsend
 	sh test/kernel/run
+
+# Debian's own kernel (no uevent helper) under qemu, hotplugd as the source.
+check-stock:
+	sh test/deps.sh stock
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/nlsend
+	sh test/stock/run
 
 demo:
 	sh test/deps.sh kernel
@@ -148,8 +165,10 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c
 
 shellcheck:
 	shellcheck -s sh hotplug firmware.agent test/check test/lint test/deps.sh test/run-unit test/lib.sh \
-		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
-		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
+		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
+		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
+		test/stock/run test/stock/init \
+		contrib/init/sysvinit/hotplugd contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench \
 		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
 		contrib/alpine/fwload.initd contrib/openwrt/fwload/files/fwload.init \

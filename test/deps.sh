@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# deps.sh [fast|kernel|cross|fuzz|bench|package|all] - install what the tests and the demo need.
+# deps.sh [fast|kernel|stock|cross|fuzz|bench|package|all] - install what the tests and the demo need.
 #
 # Debian packages only. Installs the missing ones with apt-get when run as
 # root; otherwise names them and fails.
@@ -13,6 +13,7 @@ cross='gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
 libc6-dev-armhf-cross libc6-dev-arm64-cross libc6-dev-riscv64-cross qemu-user file dash'
 bench="$kernel musl-tools strace"
 package='make gcc libc6-dev git dpkg-dev debhelper lintian fakeroot groff-base man-db cpio binutils'
+stock='qemu-system-x86 cpio busybox-static xz-utils file'
 case $what in
 bench) want="gcc make libc6-dev $bench" ;;
 cross) want=$cross ;;
@@ -20,8 +21,9 @@ fuzz) want=$fuzz ;;
 fast) want=$fast ;;
 kernel) want="gcc make libc6-dev $kernel" ;;
 package) want=$package ;;
-all) want="$fast $kernel $cross $package" ;;
-*) echo "usage: deps.sh [fast|kernel|cross|fuzz|bench|package|all]" >&2; exit 100 ;;
+stock) want="gcc make libc6-dev $stock" ;;
+all) want="$fast $kernel $cross $stock $package" ;;
+*) echo "usage: deps.sh [fast|kernel|stock|cross|fuzz|bench|package|all]" >&2; exit 100 ;;
 esac
 
 missing=

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: MIT
+# contrib/init: the sysvinit script starts hotplugd once (a second start
+# does nothing), reports it, stops it; the runit and s6 run files exec
+# hotplugd in the foreground; the systemd unit passes systemd-analyze verify
+# where systemd is installed. (The busybox inittab line runs in the stock
+# kernel layer, test/stock.)
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+# shellcheck source=hotplugd-lib
+. "$REPO/test/unit/hotplugd-lib"
+C=$REPO/contrib/init
+
+standin 0
+mkdir -p "$SYS/class/firmware"
+# the script's hotplugd: ours, with the stand-in and the fake sysfs
+cat >"$T/hotplugd" <<END
+#!/bin/sh
+exec "$HPD" -x "$T/prog" -S "$SYS" "\$@"
+END
+chmod 755 "$T/hotplugd"
+initd() {
+	# shellcheck disable=SC2086 # TEST_SH is a command line
+	run env HOTPLUGD="$T/hotplugd" PIDFILE="$T/pid" $TEST_SH "$C/sysvinit/hotplugd" "$@"
+}
+initd status
+status_is 3
+stdout_is "hotplugd is not running"
+initd start
+status_is 0
+read -r pid <"$T/pid" || fail "no pid file after start"
+HPID=$pid
+kill -0 "$pid" || fail "hotplugd is not running after start"
+initd start
+status_is 0
+read -r again <"$T/pid"
+assert_eq "pid after a second start" "$pid" "$again"
+[ "$(pgrep -c -f "^$HPD -x $T/prog")" = 1 ] || fail "more than one hotplugd: $(pgrep -a -f "$HPD")"
+initd status
+status_is 0
+stdout_is "hotplugd is running (pid $pid)"
+initd restart
+status_is 0
+read -r new <"$T/pid" || fail "no pid file after restart"
+[ "$new" != "$pid" ] || fail "restart kept pid $pid"
+# gone, or a zombie waiting for whoever adopted it
+state=$(sed 's/.*) \([A-Z]\).*/\1/' "/proc/$pid/stat" 2>/dev/null)
+case $state in '' | Z) ;; *) fail "the old hotplugd ($pid) still runs after restart (state $state)" ;; esac
+HPID=$new
+initd stop
+status_is 0
+wait_for "[ ! -e '$T/pid' ]" "the pid file is still there after stop"
+HPID=
+
+for f in runit/hotplugd/run s6/hotplugd/run; do
+	[ -x "$C/$f" ] || fail "$f is not executable"
+	grep -qx 'exec /sbin/hotplugd' "$C/$f" || fail "$f does not exec /sbin/hotplugd in the foreground"
+done
+grep -qx '::respawn:/sbin/hotplugd' "$C/busybox/inittab" || fail "no inittab line"
+if command -v systemd-analyze >/dev/null; then
+	sed "s|/sbin/hotplugd|$HPD|" "$C/systemd/hotplugd.service" >"$T/hotplugd.service"
+	run systemd-analyze verify "$T/hotplugd.service"
+	status_is 0
+fi

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+# More pending requests than the queue holds (64): the rescan queues what
+# fits and carries on after them once the queue has drained, so each of
+# the 100 requests runs exactly once -- none left out, none run again
+# (here the requests stay pending after PROGRAM ran: a rescan starting over
+# would run them for ever).
+# shellcheck disable=SC2016 # wait_for takes sh code, expanded when it runs
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+# shellcheck source=hotplugd-lib
+. "$REPO/test/unit/hotplugd-lib"
+
+standin 0
+i=0
+while [ $i -lt 100 ]; do
+	pending "q$i.bin"
+	i=$((i + 1))
+done
+hpd_start -x "$T/prog" -S "$SYS" -j 8
+wait_for '[ "$(runs)" -ge 100 ]' "only $(runs) of 100 runs"
+sleep 1
+hpd_stop TERM
+[ "$(runs)" = 100 ] || fail "$(runs) runs for 100 pending requests"
+grep -h '^DEVPATH=' "$T"/runs/* | sort -u >"$T/devs"
+[ "$(wc -l <"$T/devs")" = 100 ] || fail "$(wc -l <"$T/devs") different requests ran, want 100"

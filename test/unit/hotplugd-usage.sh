@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: MIT
+# Misuse: status 100 and the usage text; --help and --version; the failures
+# it can meet at start: one line each, status 111 (a PROGRAM it cannot run,
+# not root).
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+# shellcheck source=hotplugd-lib
+. "$REPO/test/unit/hotplugd-lib"
+
+usage() {
+	run "$HPD" "$@"
+	status_is 100
+	grep -q '^usage: hotplugd' "$T/stderr" || fail "no usage message for: $*"
+	stdout_is ''
+}
+usage -q
+usage -j
+usage -j 0
+usage -j 1025
+usage -j abc
+usage -j 1K
+usage -x hotplug
+usage -x ''
+usage -p run/hotplugd.pid
+usage -s ''
+usage -s a/b
+usage -s ..
+usage -s "$(printf '%65s' '' | tr ' ' x)"
+usage -S ''
+usage -b 100
+usage -b 2G
+usage -b 12x
+usage extra
+usage -d extra
+set --
+i=0
+while [ $i -le 16 ]; do
+	set -- "$@" -s "s$i"
+	i=$((i + 1))
+done
+usage "$@"
+
+run "$HPD" --help
+status_is 0
+grep -q '^usage: hotplugd' "$T/stdout" || fail "--help: $(cat "$T/stdout")"
+grep -q -- "-x PROGRAM .*default /sbin/hotplug" "$T/stdout" || fail "--help names no default PROGRAM"
+stderr_is ''
+run "$HPD" --version
+status_is 0
+stdout_is "hotplugd $(cat "$REPO/VERSION")"
+
+run "$HPD" -x "$T/absent"
+status_is 111
+stderr_is "hotplugd: cannot run $T/absent: errno 2 (ENOENT)"
+# util-linux's setpriv (busybox sh would take its own, which has no --reuid)
+if [ -x /usr/bin/setpriv ]; then
+	run /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "$HPD" -x /bin/true
+	status_is 111
+	stderr_matches '^hotplugd: not root: .*'
+fi
