@@ -146,8 +146,9 @@ demo:
 	$(MAKE) $(C_PROGS) test/kernel/fwtrigger
 	sh test/kernel/demo.sh
 
-# Figures, no verdicts: footprint, and timings against the kernel's own
-# loader, busybox mdev and a cat agent on the test kernel (bench/run).
+# Figures, no verdicts (bench/run): system calls and programs per event,
+# counted on the installed files (bench/count), the footprint, then timings
+# of the installed chain against busybox mdev on the test kernel.
 bench:
 	sh test/deps.sh bench
 	$(MAKE) $(C_PROGS) test/kernel/fwtrigger
@@ -169,7 +170,7 @@ shellcheck:
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/stock/run test/stock/init \
 		contrib/init/sysvinit/hotplugd contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
-		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench \
+		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench bench/count \
 		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
 		contrib/alpine/fwload.initd contrib/openwrt/fwload/files/fwload.init \
 		contrib/openwrt/fwload/files/fwload.hotplug
