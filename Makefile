@@ -103,7 +103,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c
 	clang -std=c11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -o $@ test/fuzz/fwload_args.c
 
 shellcheck:
-	shellcheck -s sh hotplug firmware.agent test/check test/lint test/deps.sh test/run-unit test/lib.sh \
+	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-conf.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench
@@ -113,7 +113,8 @@ shellcheck:
 SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD_CONF:-/etc/fwload.conf}|FWLOAD_CONF:-$(SYSCONFDIR)/fwload.conf}|' \
 	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
-	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|'
+	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|' \
+	    -e 's|:-/sbin/|:-$(SBINDIR)/|' -e 's|:-/lib/fwload|:-$(LIBEXECDIR)|' -e 's|@VERSION@|$(VERSION)|'
 
 install: fwload
 	$(INSTALL) -d -m 755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR) \
@@ -123,6 +124,9 @@ install: fwload
 	chmod 755 $(DESTDIR)$(SBINDIR)/hotplug
 	$(SUBST) firmware.agent >$(DESTDIR)$(LIBEXECDIR)/firmware.agent
 	chmod 755 $(DESTDIR)$(LIBEXECDIR)/firmware.agent
+	$(INSTALL) -m 644 fwload-conf.sh $(DESTDIR)$(LIBEXECDIR)/fwload-conf.sh
+	$(SUBST) fwloadctl >$(DESTDIR)$(SBINDIR)/fwloadctl
+	chmod 755 $(DESTDIR)$(SBINDIR)/fwloadctl
 	ln -sf $(LIBEXECDIR)/firmware.agent $(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
 	[ -e $(DESTDIR)$(SYSCONFDIR)/fwload.conf ] || \
 		$(INSTALL) -m 644 etc/fwload.conf $(DESTDIR)$(SYSCONFDIR)/fwload.conf
@@ -148,8 +152,8 @@ install-strip: install
 	$(STRIP) $(DESTDIR)$(SBINDIR)/fwload
 
 uninstall:
-	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug \
-		$(DESTDIR)$(LIBEXECDIR)/firmware.agent \
+	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug $(DESTDIR)$(SBINDIR)/fwloadctl \
+		$(DESTDIR)$(LIBEXECDIR)/firmware.agent $(DESTDIR)$(LIBEXECDIR)/fwload-conf.sh \
 		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
 		$(DESTDIR)$(HOTPLUGDIR)/default $(DESTDIR)$(HOTPLUGDIR) 2>/dev/null

@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: MIT
+# shellcheck shell=sh
+# shellcheck disable=SC2034,SC2154 # the settings are for the caller, which sets conf etc.
+# fwload-conf.sh - sourced, never run: reads fwload.conf and the rules file
+# and turns them into shell (validated assignments, the rules as one
+# function). firmware.agent sources it only when its cache
+# ($FWLOAD_RUNDIR/conf.cache) is absent or older than either file; fwloadctl
+# sources it to read the same settings. Keeping it out of the agent keeps
+# the per-event script small: the shell parses this file only on a rebuild.
+#
+# The caller sets: conf (fwload.conf), fwload (for -L), dry (non-empty:
+# report on stderr only, write no cache), with_rules (non-empty: the rules
+# file too; it needs the agent's check_name), and for the cache rundir,
+# cache and cache_fmt. conf_build sets the settings below, defines rules(), writes the
+# cache when it can and reports each bad line once (through "fwload -L").
+
+# q VALUE: set $q to VALUE as one single-quoted shell word.
+q() {
+	q=
+	_r=$1
+	while :; do
+		case $_r in *\'*) ;; *) break ;; esac
+		q=$q${_r%%\'*}\'\\\'\'
+		_r=${_r#*\'}
+	done
+	q="'$q$_r'"
+}
+
+# bad TEXT: one warning about the line being read.
+bad() {
+	warned="$warned$where: $1
+"
+}
+
+conf_build() {
+	fw_root='' fw_path='' log=kmsg compressed=no rules_file=${conf%/*}/fwload.rules
+	manifest='' unlisted=load missing_dir='' max_size='' deadline=''
+	timeout='' force_fallback=yes source=auto
+	warned=
+	q "$conf"
+	qconf=$q
+	conf_state="[ ! -e $q ]"
+	if [ -e "$conf" ]; then
+		conf_state="[ -e $q ] && [ \"\$cache\" -nt $q ]"
+		if [ -f "$conf" ] && [ -r "$conf" ]; then
+			conf_read
+		else
+			where=$conf bad "cannot read it; using the defaults"
+		fi
+	fi
+	rules_sh=
+	q "$rules_file"
+	rules_state="[ ! -e $q ]"
+	if [ -n "${with_rules-}" ] && [ -n "$rules_file" ] && [ -e "$rules_file" ]; then
+		rules_state="[ -e $q ] && [ \"\$cache\" -nt $q ]"
+		if [ -f "$rules_file" ] && [ -r "$rules_file" ]; then
+			rules_read
+		else
+			where=$rules_file bad "cannot read it; no rules applied"
+		fi
+	fi
+	# The kernel release (for the search order): the cache lives in a run
+	# directory, which a reboot empties.
+	if [ -r "$procfs/sys/kernel/osrelease" ]; then
+		IFS= read -r release <"$procfs/sys/kernel/osrelease"
+	else
+		release=$(uname -r)
+	fi
+	text=
+	for v in release fw_root fw_path log compressed rules_file manifest unlisted missing_dir max_size deadline \
+		timeout force_fallback source; do
+		eval "q \"\$$v\""
+		text="$text$v=$q
+"
+	done
+	text="${text}rules() {
+${rules_sh}	return 1
+}"
+	eval "$text"
+	q "$warned"
+	c_new=$q
+	# The cache: only the agent writes it (fwloadctl reads with dry set).
+	# Simple commands only: a failed redirection of a compound command
+	# would end the shell (no /dev/null in early boot).
+	if [ -z "$dry" ] && { [ -d "$rundir" ] || mkdir -m 700 "$rundir" 2>/dev/null; } &&
+		printf '%s\n' "# Made by firmware.agent from $conf and $rules_file: rebuilt when older than either." \
+			"c_warned=$c_new" \
+			"[ \"\$cache_fmt\" = $cache_fmt ] && [ \"\$conf\" = $qconf ] && $conf_state && $rules_state || return 1" \
+			"$text" 2>/dev/null >"$cache.$$"; then
+		mv -f "$cache.$$" "$cache" 2>/dev/null || rm -f "$cache.$$"
+	fi
+	# Each bad line once: not again when the last cache said the same.
+	[ -n "$warned" ] || return 0
+	if [ -n "$dry" ]; then
+		printf 'fwload: %s' "$warned" >&2
+	elif [ "$c_new" != "${c_warned-}" ]; then
+		while [ -n "$warned" ]; do
+			"$fwload" -l "$log" -L "${warned%%
+*}"
+			warned=${warned#*
+}
+		done
+	fi
+}
+
+# conf_read: fwload.conf, KEY=VALUE lines (no quotes, no expansion).
+conf_read() {
+	n=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		where=$conf:$n
+		line=${line#"${line%%[! 	]*}"}  # leading blanks
+		line=${line%[[:cntrl:]]}        # a CR (a file from Windows)
+		v=${line#*=}
+		case $line in
+		'' | '#'*) ;;
+		FIRMWARE_ROOT=*) absolute fw_root ;;
+		MISSING_DIR=*) absolute missing_dir ;;
+		FIRMWARE_PATH=*) fw_path=$v ;;
+		RULES=*) rules_file=$v ;;
+		MANIFEST=*) manifest=$v ;;
+		UNLISTED=*) one_of unlisted "load refuse" "load or refuse" ;;
+		COMPRESSED=*) one_of compressed "yes no" "yes or no" ;;
+		FORCE_FALLBACK=*) one_of force_fallback "yes no" "yes or no" ;;
+		SOURCE=*) one_of source "auto helper hotplugd" "auto, helper or hotplugd" ;;
+		LOG=*)
+			case $v in
+			kmsg | syslog | none | /*) log=$v ;;
+			*) bad "LOG wants kmsg, syslog, none or /FILE; ignored" ;;
+			esac
+			;;
+		TIMEOUT=*)
+			case $v in
+			'' | *[!0-9]*) bad "TIMEOUT wants whole seconds; ignored" ;;
+			*) timeout=$v ;;
+			esac
+			;;
+		DEADLINE=*)
+			case $v in
+			'' | *[!0-9]* | 0 | 00*) bad "DEADLINE wants whole seconds, more than 0; ignored" ;;
+			*) deadline=$v ;;
+			esac
+			;;
+		MAX_SIZE=*)
+			case ${v%[KMG]} in
+			'' | *[!0-9]*) bad "MAX_SIZE wants bytes, with K, M or G; ignored" ;;
+			*) max_size=$v ;;
+			esac
+			;;
+		MISSING_LIST=*) bad "MISSING_LIST is now MISSING_DIR=/DIR (one file per name); ignored" ;;
+		*=*) bad "unknown setting ${line%%=*}; ignored" ;;
+		*) bad "not KEY=VALUE; ignored" ;;
+		esac
+	done <"$conf"
+}
+
+# absolute VAR: VAR=$v if $v is empty or an absolute path.
+absolute() {
+	case $v in
+	'' | /*) eval "$1=\$v" ;;
+	*) bad "${line%%=*} wants an absolute path; ignored" ;;
+	esac
+}
+
+# one_of VAR "WORD..." TEXT: VAR=$v if $v is one of the words.
+one_of() {
+	for w in $2; do
+		if [ "$v" = "$w" ]; then
+			eval "$1=\$v"
+			return
+		fi
+	done
+	bad "${line%%=*} wants $3; ignored"
+}
+
+# rules_read: each usable rule becomes one line of rules(), which the
+# agent calls with FIRMWARE and DEVPATH set: its conditions as "m KIND
+# GLOB" tests, then "rule FILE:LINE NAME DIR" (the agent defines m and rule).
+rules_read() {
+	n=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		where=$rules_file:$n
+		line=${line%[[:cntrl:]]}  # a CR (a file from Windows)
+		set -f
+		# shellcheck disable=SC2086 # words, split on blanks
+		set -- $line
+		set +f
+		case ${1-#} in '#'*) continue ;; esac
+		r_if='' r_name='' r_dir='' why=''
+		for w in "$@"; do
+			v=${w#*=}
+			case $w in
+			firmware=?* | devpath=?* | model=?* | compatible=?*)
+				q "$v"
+				r_if="${r_if}m ${w%%=*} $q && "
+				;;
+			name=?*)
+				check_name "$v"
+				[ -z "$why" ] || why="name=$v: $why"
+				r_name=$v
+				;;
+			dir=/*) r_dir=$v ;;
+			*) why="'$w' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR" ;;
+			esac
+			[ -z "$why" ] || break
+		done
+		[ -n "$why$r_name$r_dir" ] || why="no name= or dir="
+		if [ -n "$why" ]; then
+			bad "$why; rule ignored"
+			continue
+		fi
+		q "$where"
+		r_then="rule $q"
+		q "$r_name"
+		r_then="$r_then $q"
+		q "$r_dir"
+		rules_sh="$rules_sh	$r_if$r_then $q && return
+"
+	done <"$rules_file"
+}
