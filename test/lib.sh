@@ -134,6 +134,7 @@ kernel_env() {
 		${E_SEQNUM+"SEQNUM=$E_SEQNUM"} \
 		HOME=/ PATH="$KPATH" \
 		SYSFS="$SYS" FWLOAD_CONF="$CONF" FWLOAD="$FWLOAD" HOTPLUG_DIR="$HOOKS" \
+		FWLOAD_SHA256="${TEST_FWLOAD_SHA256:-$REPO/fwload-sha256}" \
 		PROCFS="$T/proc" \
 		"$@"
 }
