@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: MIT
 # fwload - user space for the Linux firmware sysfs fallback.
 #
-#   make                      build fwload (static)
+#   make                      build fwload and fwload-sha256 (static)
 #   make check                fast tests, then the real-kernel tests
 #   make demo                 load a firmware through the whole chain on a UML kernel
 #   make install DESTDIR=... PREFIX=...
-#   make CC=musl-gcc          a tiny static fwload
+#   make CC=musl-gcc          a tiny static fwload (then strip it)
 #   make CROSS_COMPILE=aarch64-linux-gnu-
 
 PREFIX     ?=
@@ -36,7 +36,8 @@ WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
-CHECK_BIN = fwload test/fwload-dyn test/fault.so test/kernel/fwtrigger
+PROGS     = fwload fwload-sha256
+CHECK_BIN = $(PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
@@ -44,10 +45,12 @@ FUZZ_BIN  = test/fuzz/fwload_args
 .PHONY: all check check-fast check-cross check-kernel demo bench fuzz install install-strip uninstall \
 	clean shellcheck
 
-all: fwload
+all: $(PROGS)
 
 fwload: fwload.c
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ fwload.c
+fwload-sha256: fwload-sha256.c
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) -o $@ fwload-sha256.c
 
 # Test builds: a dynamically linked fwload, and a write()/sendfile() fault
 # injector to LD_PRELOAD into it.
@@ -68,7 +71,7 @@ check:
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) WERROR=-Werror fwload test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror $(PROGS) test/fwload-dyn test/fault.so
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -77,19 +80,19 @@ check-cross:
 
 check-kernel:
 	sh test/deps.sh kernel
-	$(MAKE) WERROR=-Werror fwload test/kernel/fwtrigger test/fwload-dyn test/fault.so
+	$(MAKE) WERROR=-Werror $(PROGS) test/kernel/fwtrigger test/fwload-dyn test/fault.so
 	sh test/kernel/run
 
 demo:
 	sh test/deps.sh kernel
-	$(MAKE) fwload test/kernel/fwtrigger
+	$(MAKE) $(PROGS) test/kernel/fwtrigger
 	sh test/kernel/demo.sh
 
 # Figures, no verdicts: footprint, and timings against the kernel's own
 # loader, busybox mdev and a cat agent on the test kernel (bench/run).
 bench:
 	sh test/deps.sh bench
-	$(MAKE) fwload test/kernel/fwtrigger
+	$(MAKE) $(PROGS) test/kernel/fwtrigger
 	sh bench/run
 
 # Bounded fuzzing: FUZZ_SECONDS of libFuzzer on fwload, FUZZ_COUNT generated
@@ -113,13 +116,15 @@ shellcheck:
 SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD_CONF:-/etc/fwload.conf}|FWLOAD_CONF:-$(SYSCONFDIR)/fwload.conf}|' \
 	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
+	    -e 's|FWLOAD_SHA256:-/lib/fwload/fwload-sha256}|FWLOAD_SHA256:-$(LIBEXECDIR)/fwload-sha256}|' \
 	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|' \
 	    -e 's|:-/sbin/|:-$(SBINDIR)/|' -e 's|:-/lib/fwload|:-$(LIBEXECDIR)|' -e 's|@VERSION@|$(VERSION)|'
 
-install: fwload
+install: $(PROGS)
 	$(INSTALL) -d -m 755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR) \
 		$(DESTDIR)$(HOTPLUGDIR)/firmware $(DESTDIR)$(HOTPLUGDIR)/default
 	$(INSTALL) -m 755 fwload $(DESTDIR)$(SBINDIR)/fwload
+	$(INSTALL) -m 755 fwload-sha256 $(DESTDIR)$(LIBEXECDIR)/fwload-sha256
 	$(SUBST) hotplug >$(DESTDIR)$(SBINDIR)/hotplug
 	chmod 755 $(DESTDIR)$(SBINDIR)/hotplug
 	$(SUBST) firmware.agent >$(DESTDIR)$(LIBEXECDIR)/firmware.agent
@@ -137,7 +142,7 @@ install: fwload
 # made from a staging install, so they hold exactly what "make install" does.
 STAGE = $(CURDIR)/.stage
 
-stage: fwload
+stage: $(PROGS)
 	rm -rf $(STAGE)
 	$(MAKE) -s install DESTDIR=$(STAGE)
 
@@ -147,13 +152,14 @@ initramfs.list: stage
 initramfs.cpio: stage
 	cd $(STAGE) && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet >$(CURDIR)/$@
 
-# The same, with fwload stripped by the target's strip.
+# The same, with the programs stripped by the target's strip.
 install-strip: install
-	$(STRIP) $(DESTDIR)$(SBINDIR)/fwload
+	$(STRIP) $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(LIBEXECDIR)/fwload-sha256
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug $(DESTDIR)$(SBINDIR)/fwloadctl \
 		$(DESTDIR)$(LIBEXECDIR)/firmware.agent $(DESTDIR)$(LIBEXECDIR)/fwload-conf.sh \
+		$(DESTDIR)$(LIBEXECDIR)/fwload-sha256 \
 		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
 		$(DESTDIR)$(HOTPLUGDIR)/default $(DESTDIR)$(HOTPLUGDIR) 2>/dev/null

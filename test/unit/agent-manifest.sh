@@ -50,13 +50,13 @@ for name in good.bin vendor/sub.bin 0 packed.bin; do
 	file_is "$REQ/loading" 10 "loading for $name"
 done
 data_is "$T/orig"
-log_matches "fwload: loaded packed\.bin \(9000 bytes, [0-9]+ ms, SHA-256 verified\) from .*"
+log_matches "fwload: loaded packed\.bin \(9000 bytes, [0-9]+ ms\) from .* via .*/fwload-sha256 for .*"
 
 request bad.bin
 run agent firmware
 status_is 2
 file_is "$REQ/loading" 1-1
-log_matches "fwload: bad\.bin: SHA-256 mismatch: $(ere "$fw/bad.bin") gives [0-9a-f]{64}, the manifest wants [0-9a-f]{64}; request aborted"
+log_matches "fwload: bad\.bin: .*/fwload-sha256 failed \(exit status 1\) on $(ere "$fw/bad.bin"): fwload-sha256: SHA-256 mismatch: got [0-9a-f]{64}, want [0-9a-f]{64}; request aborted"
 
 # Not listed (or listed without a digest): loaded, unchecked ...
 for name in other.bin stray.bin; do
@@ -115,7 +115,8 @@ for name in good.bin "back\\slash.bin" last.bin; do
 	run agent firmware
 	status_is 0
 	file_is "$REQ/loading" 10 "loading for $name (CRLF manifest)"
-	log_matches "fwload: loaded $(ere "$name") \([0-9]+ bytes, [0-9]+ ms, SHA-256 verified\) from .*"
+	# fwload writes a backslash as \x5c
+	log_matches "fwload: loaded $(ere "$(printf %s "$name" | sed 's/\\/\\x5c/g')") \([0-9]+ bytes, [0-9]+ ms\) from .* via .*/fwload-sha256 for .*"
 done
 request odd.bin
 run agent firmware
