@@ -82,7 +82,8 @@ ${rules_sh}	return 1
 	# The cache: only the agent writes it (fwloadctl reads with dry set).
 	# Simple commands only: a failed redirection of a compound command
 	# would end the shell (no /dev/null in early boot).
-	if [ -z "$dry" ] && { [ -d "$rundir" ] || mkdir -m 700 "$rundir" 2>/dev/null; } &&
+	# shellcheck disable=SC2174 # -m for the run directory itself
+	if [ -z "$dry" ] && { [ -d "$rundir" ] || mkdir -p -m 700 "$rundir" 2>/dev/null; } &&
 		printf '%s\n' "# Made by firmware.agent from $conf and $rules_file: rebuilt when older than either." \
 			"c_warned=$c_new" \
 			"[ \"\$cache_fmt\" = $cache_fmt ] && [ \"\$conf\" = $qconf ] && $conf_state && $rules_state || return 1" \
@@ -93,7 +94,7 @@ ${rules_sh}	return 1
 	[ -n "$warned" ] || return 0
 	if [ -n "$dry" ]; then
 		printf 'fwload: %s' "$warned" >&2
-	elif [ "$c_new" != "${c_warned-}" ]; then
+	elif [ "$warned" != "${c_warned-}" ]; then
 		while [ -n "$warned" ]; do
 			"$fwload" -l "$log" -L "${warned%%
 *}"
