@@ -106,7 +106,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c
 	clang -std=c11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -o $@ test/fuzz/fwload_args.c
 
 shellcheck:
-	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-conf.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
+	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench
@@ -129,7 +129,7 @@ install: $(PROGS)
 	chmod 755 $(DESTDIR)$(SBINDIR)/hotplug
 	$(SUBST) firmware.agent >$(DESTDIR)$(LIBEXECDIR)/firmware.agent
 	chmod 755 $(DESTDIR)$(LIBEXECDIR)/firmware.agent
-	$(INSTALL) -m 644 fwload-conf.sh $(DESTDIR)$(LIBEXECDIR)/fwload-conf.sh
+	$(INSTALL) -m 644 fwload-lib.sh $(DESTDIR)$(LIBEXECDIR)/fwload-lib.sh
 	$(SUBST) fwloadctl >$(DESTDIR)$(SBINDIR)/fwloadctl
 	chmod 755 $(DESTDIR)$(SBINDIR)/fwloadctl
 	ln -sf $(LIBEXECDIR)/firmware.agent $(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
@@ -158,7 +158,7 @@ install-strip: install
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/fwload $(DESTDIR)$(SBINDIR)/hotplug $(DESTDIR)$(SBINDIR)/fwloadctl \
-		$(DESTDIR)$(LIBEXECDIR)/firmware.agent $(DESTDIR)$(LIBEXECDIR)/fwload-conf.sh \
+		$(DESTDIR)$(LIBEXECDIR)/firmware.agent $(DESTDIR)$(LIBEXECDIR)/fwload-lib.sh \
 		$(DESTDIR)$(LIBEXECDIR)/fwload-sha256 \
 		$(DESTDIR)$(HOTPLUGDIR)/firmware/50-firmware.hotplug
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \

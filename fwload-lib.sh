@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
 # shellcheck shell=sh
 # shellcheck disable=SC2034,SC2154 # the settings are for the caller, which sets conf etc.
-# fwload-conf.sh - sourced, never run: reads fwload.conf and the rules file
-# and turns them into shell (validated assignments, the rules as one
-# function). firmware.agent sources it only when its cache
-# ($FWLOAD_RUNDIR/conf.cache) is absent or older than either file; fwloadctl
-# sources it to read the same settings. Keeping it out of the agent keeps
-# the per-event script small: the shell parses this file only on a rebuild.
+# fwload-lib.sh - sourced, never run: the parts of firmware.agent that not
+# every event needs, kept out of the script every event parses.
+#
+# conf_build reads fwload.conf and the rules file and turns them into shell
+# (validated assignments, the rules as one function). The agent sources
+# this file for it only when its cache ($FWLOAD_RUNDIR/conf.cache) is absent
+# or older than either file; fwloadctl, to read the same settings.
+# find_sum looks the image up in the SHA-256 manifest (MANIFEST= only).
 #
 # The caller sets: conf (fwload.conf), fwload (for -L), dry (non-empty:
 # report on stderr only, write no cache), with_rules (non-empty: the rules
@@ -219,4 +221,45 @@ rules_read() {
 		rules_sh="$rules_sh	$r_if$r_then $q && return
 "
 	done <"$rules_file"
+}
+
+# find_sum: set $sum to the SHA-256 that $manifest lists for $name, or
+# $sum_why to why there is none. Lines as sha256sum writes them: "HEX  NAME"
+# (text mode) or "HEX *NAME" (binary mode), NAME maybe "./NAME"; a line
+# starting with '\' has "\\" for each backslash in NAME. grep picks the
+# candidate lines: one program, not the shell's byte-at-a-time read of a
+# list of thousands of files.
+find_sum() {
+	sum='' sum_why='' lines=''
+	bs="\\"
+	esc=$name
+	case $name in *"$bs"*) esc=$(printf '%s\n' "$name" | sed 's/\\/\\\\/g') ;; esac
+	if [ -f "$manifest" ] && [ -r "$manifest" ]; then
+		lines=$(LC_ALL=C grep -F -e "  $name" -e " *$name" -e "  ./$name" -e " *./$name" \
+			-e "  $esc" -e " *$esc" -e "  ./$esc" -e " *./$esc" -- "$manifest")
+		[ $? -le 1 ] || sum_why="cannot read the manifest $manifest" lines=''
+	else
+		sum_why="cannot read the manifest $manifest"
+	fi
+	_ifs=$IFS
+	IFS='
+'
+	set -f
+	for line in $lines; do
+		line=${line%[[:cntrl:]]}  # a CR (a file from Windows)
+		f=${line#"$bs"}
+		s=${f%% *}
+		f=${f#"$s"}
+		case $f in '  '?* | ' *'?*) f=${f#??} ;; *) continue ;; esac
+		[ "$line" = "${line#"$bs"}" ] || f=$(printf '%s\n' "$f" | sed 's/\\\\/\\/g')
+		[ "${f#./}" = "$name" ] || continue
+		case $s in
+		*[!0-9a-fA-F]*) sum_why="listed in $manifest without a valid SHA-256" ;;
+		????????????????????????????????????????????????????????????????) sum=$s ;;
+		*) sum_why="listed in $manifest without a valid SHA-256" ;;
+		esac
+		break
+	done
+	set +f
+	IFS=$_ifs
 }
