@@ -122,7 +122,7 @@ SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 
 install: $(PROGS)
 	$(INSTALL) -d -m 755 $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(SYSCONFDIR) \
-		$(DESTDIR)$(HOTPLUGDIR)/firmware $(DESTDIR)$(HOTPLUGDIR)/default
+		$(DESTDIR)$(HOTPLUGDIR)/firmware
 	$(INSTALL) -m 755 fwload $(DESTDIR)$(SBINDIR)/fwload
 	$(INSTALL) -m 755 fwload-sha256 $(DESTDIR)$(LIBEXECDIR)/fwload-sha256
 	$(SUBST) hotplug >$(DESTDIR)$(SBINDIR)/hotplug

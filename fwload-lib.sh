@@ -93,17 +93,18 @@ ${rules_sh}	return 1
 		mv -f "$cache.$$" "$cache" 2>/dev/null || rm -f "$cache.$$"
 	fi
 	# Each bad line once: not again when the last cache said the same.
-	[ -n "$warned" ] || return 0
-	if [ -n "$dry" ]; then
-		printf 'fwload: %s' "$warned" >&2
-	elif [ "$warned" != "${c_warned-}" ]; then
-		while [ -n "$warned" ]; do
+	[ -n "$dry" ] || [ "$warned" != "${c_warned-}" ] || return 0
+	while [ -n "$warned" ]; do
+		if [ -n "$dry" ]; then
+			printf 'fwload: %s\n' "${warned%%
+*}" >&2
+		else
 			"$fwload" -l "$log" -L "${warned%%
 *}"
-			warned=${warned#*
+		fi
+		warned=${warned#*
 }
-		done
-	fi
+	done
 }
 
 # conf_read: fwload.conf, KEY=VALUE lines (no quotes, no expansion).
