@@ -60,6 +60,7 @@ grep -qx "fwload: $CONF:3: TIMEOUT wants whole seconds; ignored" "$T/stderr" || 
 # for firmware. A stand-in records how it is run.
 conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw"
 mkdir -p "$T/bin"
+# shellcheck disable=SC2016 # expanded by the stand-in
 printf '#!/bin/sh\necho "${0##*/} $* $ACTION $SUBSYSTEM" >>"%s"\n' "$T/mdev-ran" >"$T/bin/mdev"
 chmod 755 "$T/bin/mdev"
 echo "$T/bin/mdev" >"$H"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck disable=SC2086 # $TEST_SH is a command line ("busybox sh")
 # fwloadctl status: the current uevent helper, where events come from, the
 # fallback and the timeout, the requests pending (name, DEVPATH, age; never
 # a firmware-upload device) and the missing list (MISSING_DIR); it touches
