@@ -68,8 +68,17 @@ conf_build() {
 	else
 		release=$(uname -r)
 	fi
+	# The device tree, when a rule asks for it: read once here, not on
+	# every event (it does not change while the system runs).
+	dt_model='' dt_compatible='' dt=$sysfs/firmware/devicetree/base
+	case $rules_sh in
+	*"m model "* | *"m compatible "*)
+		[ ! -r "$dt/model" ] || dt_model=$(tr -d '\0' <"$dt/model")
+		[ ! -r "$dt/compatible" ] || dt_compatible=$(tr '\0' '\n' <"$dt/compatible")
+		;;
+	esac
 	text=
-	for v in release fw_root fw_path log compressed rules_file manifest unlisted missing_dir max_size deadline \
+	for v in release dt_model dt_compatible fw_root fw_path log compressed rules_file manifest unlisted missing_dir max_size deadline \
 		timeout force_fallback source; do
 		eval "q \"\$$v\""
 		text="$text$v=$q

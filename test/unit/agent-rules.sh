@@ -66,13 +66,17 @@ grep -qx "rule:     none of $T/fwload.rules applies" "$T/stdout" || fail "$(cat 
 run ctl explain dev.bin /devices/platform/dev-b/dev.bin
 grep -qx "rule:     $T/fwload.rules:7 applies: name=dev-b.bin" "$T/stdout" || fail "$(cat "$T/stdout")"
 
-# Another board: the model rule no longer holds, the next one does.
+# Another board: the model rule no longer holds, the next one does. (The
+# device tree is read when the config cache is made: it does not change
+# while a system runs, and the cache's run directory is emptied at boot.)
 printf 'Acme Widget v1\0' >"$dt/model"
 printf 'acme,widget-v1\0acme,widget\0' >"$dt/compatible"
+rm -r "$RUN"
 expect cal.bin "other calibration"
 expect brcm/wifi.txt generic
 # No device tree at all: model= and compatible= hold for nothing.
 rm -r "$SYS/firmware"
+rm -r "$RUN"
 expect cal.bin "other calibration"
 expect brcm/wifi.txt generic
 
