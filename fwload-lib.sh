@@ -84,6 +84,10 @@ conf_build() {
 		text="$text$v=$q
 "
 	done
+	# rules(): the first rule whose conditions all hold sets name= (and
+	# renamed=) or first_dir=, and rule= (FILE:LINE). The helpers it calls,
+	# m KIND GLOB (a condition) and rule WHERE NAME DIR, only with rules.
+	[ -z "$rules_sh" ] || text="$text$rules_helpers"
 	text="${text}rules() {
 ${rules_sh}	return 1
 }"
@@ -114,6 +118,52 @@ ${rules_sh}	return 1
 		warned=${warned#*
 }
 	done
+}
+
+# The helpers of rules(), as text for the cache.
+# shellcheck disable=SC2016 # code for the cache
+rules_helpers='m() {
+	case $1 in
+	firmware) v=$FIRMWARE ;;
+	devpath) v=$DEVPATH ;;
+	model) v=$dt_model ;;
+	*) v=$dt_compatible ;;
+	esac
+	_ifs=$IFS
+	IFS="
+"
+	set -f
+	hit=""
+	for w in $v; do
+		case $w in $2) hit=1 ;; esac
+	done
+	set +f
+	IFS=$_ifs
+	[ -n "$hit" ]
+}
+rule() {
+	rule=$1 first_dir=$3
+	[ -z "$2" ] || name=$2 renamed=" (for $FIRMWARE)"
+}
+'
+
+# dry_run_end: the rest of "firmware.agent --dry-run" (fwloadctl explain),
+# once the image is found: where its links lead, whether that is inside a
+# searched directory (fwload's -r check, the roots in "$@"), the decision.
+dry_run_end() {
+	real=$(readlink -f "$found")
+	[ "$real" = "$found" ] || step "links:    $found resolves to $real"
+	inside=''
+	while [ $# -gt 0 ]; do
+		r=$(readlink -f "$2") && case $real in "$r"/*) inside=$r ;; esac
+		shift 2
+	done
+	[ -n "$inside" ] || cancel "refuse: $real is outside the searched directories" 2
+	step "decision: load $found, $(wc -c <"$found" | tr -d ' ') bytes${unpack:+ before decompression}${w:+; $w}"
+	case $fw_root$rule/:$kernel_dirs: in
+	/*:"$found_dir":*) step "note:     the kernel's own loader reads $found_dir too: it loads this file itself (a compressed one if built with CONFIG_FW_LOADER_COMPRESS), and no helper runs" ;;
+	esac
+	exit 0
 }
 
 # conf_read: fwload.conf, KEY=VALUE lines (no quotes, no expansion).
