@@ -147,6 +147,26 @@ rule() {
 }
 '
 
+# find_unpacker: for $f, NAME$sfx, a decompressor from PATH as an absolute
+# path (fwload runs COMMAND as is) in $unpack and its options in
+# $unpack_args, or $why says there is none. Not "command -v": busybox sh
+# names its applets there, runnable or not. (IFS is ':' here.)
+find_unpacker() {
+	case $sfx in
+	.zst) progs=zstd=-dcq want=zstd ;;
+	.xz) progs=xz=-dc:unxz=-c:xzcat= want="xz, unxz or xzcat" ;;
+	*) return ;;
+	esac
+	for p in $progs; do
+		for d in $PATH; do
+			if [ -z "$unpack" ] && [ -n "$d" ] && [ -f "$d/${p%=*}" ] && [ -x "$d/${p%=*}" ]; then
+				unpack=$d/${p%=*} unpack_args=${p#*=}
+			fi
+		done
+	done
+	[ -n "$unpack" ] || why="no $want to decompress it"
+}
+
 # dry_run_end: the rest of "firmware.agent --dry-run" (fwloadctl explain),
 # once the image is found: where its links lead, whether that is inside a
 # searched directory (fwload's -r check, the roots in "$@"), the decision.
