@@ -699,7 +699,7 @@ static int run(int cancel)
 		fail("", opt.cmd[0], 0);
 		add(&msg, WIFEXITED(ws) ? " failed (exit status " : " killed by signal ");
 		add_num(&msg, WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
-		add(&msg, ") on ");
+		add(&msg, WIFEXITED(ws) ? ") on " : " on ");
 		add_esc(&msg, img >= 0 ? opt.image : "standard input");
 		if (child_len) {
 			add(&msg, ": ");
