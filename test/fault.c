@@ -26,6 +26,10 @@
  *                        FAULT_IMAGE (as given), rename PATH over it: a file
  *                        swapped in between a check and the next open
  *   FAULT_NO_PROC=1      opening /proc/self/fd/N fails with ENOENT (no /proc)
+ *   FAULT_REPLACE=DIR    right after the first open() or openat() of a name
+ *                        ending in "loading", DIR moves to DIR.old and
+ *                        DIR.new takes its place: the request replaced by a
+ *                        new one at the same DEVPATH
  *   FAULT_STATS=FILE     at exit, write the count of calls on data per
  *                        primitive ("sendfile N", "splice N", "write N"),
  *                        and of kill() calls aimed at a process group or
@@ -63,6 +67,8 @@ static ssize_t (*real_splice)(int, loff_t *, int, loff_t *, size_t, unsigned int
 static pid_t (*real_fork)(void);
 static int (*real_open)(const char *, int, ...);
 static int (*real_open64)(const char *, int, ...);
+static int (*real_openat)(int, const char *, int, ...);
+static int (*real_openat64)(int, const char *, int, ...);
 static int (*real_stat)(const char *, struct stat *);
 static int (*real_stat64)(const char *, struct stat64 *);
 static int (*real_kill)(pid_t, int);
@@ -72,14 +78,14 @@ static struct {
 	long long short_n, eintr_k, slow_us, eio_at, enodev_at, read_eio_at, read_eintr_k;
 	long long truncate_at, append_at, rewrite_at;
 	int no_sendfile, no_splice, no_fork, no_proc;
-	const char *swap, *image_name;
+	const char *swap, *image_name, *replace;
 	char image[PATH_MAX];   /* canonical path, "-" for fd 0, "" for none */
 	const char *stats;
 } cf;
 
 static long long data_bytes, image_bytes, data_calls, image_reads;
 static long long n_sendfile, n_splice, n_write, n_kill_group;
-static int truncated, appended, rewritten, swapped;
+static int truncated, appended, rewritten, swapped, replaced;
 
 static long long num(const char *name, long long dflt)
 {
@@ -127,6 +133,9 @@ static void init(void)
 	real_stat = (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "stat");
 	real_stat64 = (int (*)(const char *, struct stat64 *))dlsym(RTLD_NEXT, "stat64");
 	cf.swap = getenv("FAULT_SWAP");
+	cf.replace = getenv("FAULT_REPLACE");
+	real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	real_openat64 = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat64");
 	cf.image_name = getenv("FAULT_IMAGE");
 	cf.no_proc = num("FAULT_NO_PROC", 0) != 0;
 	cf.stats = getenv("FAULT_STATS");
@@ -384,6 +393,17 @@ int kill(pid_t pid, int sig)
 /* FAULT_SWAP: after a look at the image's name, another file takes it. */
 static void swap_after(const char *path)
 {
+	size_t n = strlen(path);
+
+	if (cf.replace && *cf.replace && !replaced && n >= 7 && strcmp(path + n - 7, "loading") == 0) {
+		char old[PATH_MAX], new[PATH_MAX];
+
+		replaced = 1;
+		snprintf(old, sizeof(old), "%s.old", cf.replace);
+		snprintf(new, sizeof(new), "%s.new", cf.replace);
+		(void)!rename(cf.replace, old);
+		(void)!rename(new, cf.replace);
+	}
 	if (cf.swap && *cf.swap && cf.image_name && !swapped && strcmp(path, cf.image_name) == 0) {
 		swapped = 1;
 		(void)!rename(cf.swap, cf.image_name);
@@ -426,6 +446,41 @@ int open64(const char *path, int flags, ...)
 	va_end(ap);
 	init();
 	return fault_open(real_open64, path, flags, mode);
+}
+
+static int fault_openat(int (*real)(int, const char *, int, ...), int dir, const char *path, int flags,
+			mode_t mode)
+{
+	int fd;
+
+	init();
+	fd = real(dir, path, flags, mode);
+	swap_after(path);
+	return fd;
+}
+
+int openat(int dir, const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	init();
+	return fault_openat(real_openat, dir, path, flags, mode);
+}
+
+int openat64(int dir, const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	init();
+	return fault_openat(real_openat64, dir, path, flags, mode);
 }
 
 int stat(const char *path, struct stat *st)
