@@ -490,9 +490,15 @@ static int inside_roots(const struct stat *st)
 	static char real[PATH_MAX], root[PATH_MAX];
 	struct stat rst;
 
-	if (!realpath(opt.image, real) || stat(real, &rst) < 0 ||
-	    rst.st_dev != st->st_dev || rst.st_ino != st->st_ino) {
+	if (!realpath(opt.image, real) || stat(real, &rst) < 0) {
 		fail("cannot resolve", opt.image, errno);
+		return 0;
+	}
+	if (rst.st_dev != st->st_dev || rst.st_ino != st->st_ino) {
+		fail("", opt.image, 0);
+		add(&msg, " resolves to ");
+		add_esc(&msg, real);
+		add(&msg, ", not the file opened");
 		return 0;
 	}
 	for (int i = 0; i < opt.nroots; i++) {
@@ -699,7 +705,7 @@ static int run(int cancel)
 		fail("", opt.cmd[0], 0);
 		add(&msg, WIFEXITED(ws) ? " failed (exit status " : " killed by signal ");
 		add_num(&msg, WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
-		add(&msg, ") on ");
+		add(&msg, WIFEXITED(ws) ? ") on " : " on ");
 		add_esc(&msg, img >= 0 ? opt.image : "standard input");
 		if (child_len) {
 			add(&msg, ": ");
