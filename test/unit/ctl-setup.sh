@@ -48,8 +48,12 @@ no_file "$CHAIN" "a chain hook with no previous helper"
 echo 0 >"$F"
 conf "LOG=$LOGF" FORCE_FALLBACK=no TIMEOUT=soon
 rm "$SYS/class/firmware/early.bin"
+rm -r "$RUN"
 setup
 status_is 0
+# Nothing pending, yet the config cache is made: the first event need not.
+[ -f "$RUN/conf.cache" ] || fail "setup made no config cache"
+log_has "fwload: $CONF:3: TIMEOUT wants whole seconds; ignored"
 file_is "$F" '0
 '
 file_is "$SYS/class/firmware/timeout" '9
