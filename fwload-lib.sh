@@ -10,11 +10,12 @@
 # or older than either file; fwloadctl, to read the same settings.
 # find_sum looks the image up in the SHA-256 manifest (MANIFEST= only).
 #
-# The caller sets: conf (fwload.conf), fwload (for -L), dry (non-empty:
-# report on stderr only, write no cache), with_rules (non-empty: the rules
-# file too; it needs the agent's check_name), and for the cache rundir,
-# cache and cache_fmt. conf_build sets the settings below, defines rules(), writes the
-# cache when it can and reports each bad line once (through "fwload -L").
+# The caller sets: conf (fwload.conf), fwload (for -L), procfs, sysfs, dry
+# (non-empty: report on stderr only, write no cache), with_rules (non-empty:
+# the rules file too; it needs the agent's check_name), and for the cache
+# rundir, cache and cache_fmt. conf_build sets the settings, defines
+# rules(), writes the cache when it can and reports each bad line once
+# (through "fwload -L").
 
 # q VALUE: set $q to VALUE as one single-quoted shell word.
 q() {
@@ -99,7 +100,7 @@ ${rules_sh}	return 1
 	# would end the shell (no /dev/null in early boot).
 	# shellcheck disable=SC2174 # -m for the run directory itself
 	if [ -z "$dry" ] && { [ -d "$rundir" ] || mkdir -p -m 700 "$rundir" 2>/dev/null; } &&
-		printf '%s\n' "# Made by firmware.agent from $conf and $rules_file: rebuilt when older than either." \
+		printf '%s\n' "# Made by firmware.agent from fwload.conf and the rules file: made again when older." \
 			"c_warned=$c_new" \
 			"[ \"\$cache_fmt\" = $cache_fmt ] && [ \"\$conf\" = $qconf ] && $conf_state && $rules_state || return 1" \
 			"$text" 2>/dev/null >"$cache.$$"; then
@@ -258,7 +259,7 @@ one_of() {
 
 # rules_read: each usable rule becomes one line of rules(), which the
 # agent calls with FIRMWARE and DEVPATH set: its conditions as "m KIND
-# GLOB" tests, then "rule FILE:LINE NAME DIR" (the agent defines m and rule).
+# GLOB" tests, then "rule FILE:LINE NAME DIR" (both defined in the cache).
 rules_read() {
 	n=0
 	while IFS= read -r line || [ -n "$line" ]; do
