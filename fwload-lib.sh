@@ -189,10 +189,11 @@ dry_run_end() {
 
 # conf_read: fwload.conf, KEY=VALUE lines (no quotes, no expansion).
 conf_read() {
-	n=0
-	while IFS= read -r line || [ -n "$line" ]; do
-		n=$((n + 1))
-		where=$conf:$n
+	each_line "$conf"
+	for line in $lines; do
+		IFS=$_ifs
+		where=$conf:${line%%:*}
+		line=${line#*:}
 		line=${line#"${line%%[! 	]*}"}  # leading blanks
 		line=${line%[[:cntrl:]]}        # a CR (a file from Windows)
 		v=${line#*=}
@@ -235,7 +236,20 @@ conf_read() {
 		*=*) bad "unknown setting ${line%%=*}; ignored" ;;
 		*) bad "not KEY=VALUE; ignored" ;;
 		esac
-	done <"$conf"
+	done
+	set +f
+	IFS=$_ifs
+}
+
+# each_line FILE: $lines, FILE's lines as "N:LINE" (grep -n: one program,
+# where the shell would read one byte per system call), IFS a newline and
+# globbing off for "for line in $lines" (the body restores IFS from $_ifs).
+each_line() {
+	lines=$(LC_ALL=C grep -n '' "$1")
+	_ifs=$IFS
+	IFS='
+'
+	set -f
 }
 
 # absolute VAR: VAR=$v if $v is empty or an absolute path.
@@ -261,15 +275,14 @@ one_of() {
 # agent calls with FIRMWARE and DEVPATH set: its conditions as "m KIND
 # GLOB" tests, then "rule FILE:LINE NAME DIR" (both defined in the cache).
 rules_read() {
-	n=0
-	while IFS= read -r line || [ -n "$line" ]; do
-		n=$((n + 1))
-		where=$rules_file:$n
+	each_line "$rules_file"
+	for line in $lines; do
+		IFS=$_ifs
+		where=$rules_file:${line%%:*}
+		line=${line#*:}
 		line=${line%[[:cntrl:]]}  # a CR (a file from Windows)
-		set -f
 		# shellcheck disable=SC2086 # words, split on blanks
 		set -- $line
-		set +f
 		case ${1-#} in '#'*) continue ;; esac
 		r_if='' r_name='' r_dir='' why=''
 		for w in "$@"; do
@@ -301,7 +314,9 @@ rules_read() {
 		q "$r_dir"
 		rules_sh="$rules_sh	$r_if$r_then $q && return
 "
-	done <"$rules_file"
+	done
+	set +f
+	IFS=$_ifs
 }
 
 # find_sum: set $sum to the SHA-256 that $manifest lists for $name, or
