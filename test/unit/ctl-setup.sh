@@ -92,9 +92,11 @@ run ctl status
 grep -qx "source:   uevent helper /sbin/hotplug, $T/bin/mdev kept for the other subsystems ($CHAIN)" "$T/stdout" ||
 	fail "status: $(cat "$T/stdout")"
 
-# A second setup keeps what the first one did.
+# A second setup keeps what the first one did, and says so.
 setup
 status_is 0
+grep -q "^fwloadctl: setup: uevent helper /sbin/hotplug ($T/bin/mdev still runs for every other subsystem: $CHAIN)" "$T/stdout" ||
+	fail "stdout: $(cat "$T/stdout")"
 file_is "$H" '/sbin/hotplug
 '
 grep -qx "prev='$T/bin/mdev'" "$CHAIN" || fail "chain hook: $(cat "$CHAIN")"
