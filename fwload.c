@@ -33,7 +33,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
-#include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -123,23 +122,20 @@ static void add_num(struct line *l, int64_t v)
 /* "errno N (ENAME)": the few codes that occur here, no strerror table. */
 static void add_errno(struct line *l, int err)
 {
-	static const struct { int n; char s[13]; } names[] = {
-		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EINTR, "EINTR" }, { EIO, "EIO" },
-		{ ENXIO, "ENXIO" }, { E2BIG, "E2BIG" }, { ENOEXEC, "ENOEXEC" }, { EBADF, "EBADF" },
-		{ EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EBUSY, "EBUSY" },
-		{ ENODEV, "ENODEV" }, { ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" }, { EINVAL, "EINVAL" },
-		{ EMFILE, "EMFILE" }, { ETXTBSY, "ETXTBSY" }, { EFBIG, "EFBIG" }, { ENOSPC, "ENOSPC" },
-		{ EROFS, "EROFS" }, { ENAMETOOLONG, "ENAMETOOLONG" }, { ELOOP, "ELOOP" },
-		{ EOVERFLOW, "EOVERFLOW" }, { ETIMEDOUT, "ETIMEDOUT" }, { ENOLCK, "ENOLCK" },
-	};
+	static const char names[] =
+		"\001EPERM\002ENOENT\004EINTR\005EIO\006ENXIO\010ENOEXEC\013EAGAIN\014ENOMEM"
+		"\015EACCES\020EBUSY\023ENODEV\024ENOTDIR\025EISDIR\026EINVAL\030EMFILE\032ETXTBSY"
+		"\033EFBIG\034ENOSPC\036EROFS\044ENAMETOOLONG\050ELOOP\113EOVERFLOW\156ETIMEDOUT";
 
 	add(l, ": errno ");
 	add_num(l, err);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].n == err) {
+	for (const char *p = names; *p; p++)
+		if (*p == err) {
 			add(l, " (");
-			add(l, names[i].s);
+			for (p++; *p >= 'A'; p++)
+				l->len < sizeof(l->buf) - 1 ? (void)(l->buf[l->len++] = *p) : (void)0;
 			add(l, ")");
+			break;
 		}
 }
 
@@ -254,7 +250,7 @@ static int64_t elapsed_ms(void)
 {
 	struct timespec now;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);  /* no vDSO code to link */
 	return (int64_t)(now.tv_sec - opt.start.tv_sec) * 1000 +
 	       (now.tv_nsec - opt.start.tv_nsec) / 1000000;
 }
@@ -315,10 +311,10 @@ static pid_t start_cmd(int in, int *out)
 		close(o[0]), close(o[1]);
 		return -1;
 	}
-	pid = fork();
+	/* vfork: the child only resets its own state, then execs or _exits */
+	pid = vfork();
 	if (pid == 0) {
 		struct sigaction dfl = { .sa_handler = SIG_DFL };
-		struct rlimit rl = { .rlim_cur = 1024 };
 		extern char **environ;
 
 		for (int s = 1; s < NSIG; s++)
@@ -328,8 +324,7 @@ static pid_t start_cmd(int in, int *out)
 #ifdef SYS_close_range
 			if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
 #endif
-				for (int fd = 3; getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-				     fd < (int)(rl.rlim_cur < 65536 ? rl.rlim_cur : 65536); fd++)
+				for (int fd = 3; fd < 1024; fd++)  /* before Linux 5.9 */
 					close(fd);
 			execve(opt.cmd[0], opt.cmd, environ);
 		}
@@ -819,7 +814,8 @@ int main(int argc, char **argv)
 	int i, cancel = 0;
 
 	/* The kernel starts helpers with fds 0-2 closed: fill them first. */
-	while (fcntl(0, F_GETFD) < 0 || fcntl(1, F_GETFD) < 0 || fcntl(2, F_GETFD) < 0) {
+	while (syscall(SYS_fcntl, 0, F_GETFD) < 0 || syscall(SYS_fcntl, 1, F_GETFD) < 0 ||
+	       syscall(SYS_fcntl, 2, F_GETFD) < 0) {
 		int fd = open("/dev/null", O_RDWR);
 
 		if (fd < 0)
@@ -831,7 +827,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &opt.start);
+	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &opt.start);
 	sigemptyset(&no_sigs);
 	sigemptyset(&stop_set);
 	for (size_t k = 0; k < sizeof(stop_sigs) / sizeof(stop_sigs[0]); k++) {
