@@ -250,7 +250,7 @@ static int64_t elapsed_ms(void)
 {
 	struct timespec now;
 
-	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &now);  /* no vDSO code to link */
+	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (int64_t)(now.tv_sec - opt.start.tv_sec) * 1000 +
 	       (now.tv_nsec - opt.start.tv_nsec) / 1000000;
 }
@@ -827,7 +827,7 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &opt.start);
+	clock_gettime(CLOCK_MONOTONIC, &opt.start);
 	sigemptyset(&no_sigs);
 	sigemptyset(&stop_set);
 	for (size_t k = 0; k < sizeof(stop_sigs) / sizeof(stop_sigs[0]); k++) {
