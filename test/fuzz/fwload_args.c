@@ -62,7 +62,7 @@ static int fuzz_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, c
 static char tmpdir[] = "/tmp/fwload-fuzz.XXXXXX";
 static char image[5000];
 
-static void put(const char *path, const void *buf, size_t n)
+static void put_file(const char *path, const void *buf, size_t n)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
@@ -103,8 +103,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	mkdir("sys/devices/fw", 0755);
 	for (size_t i = 0; i < sizeof(image); i++)
 		image[i] = (char)(i * 131 + 7);
-	put("img", image, sizeof(image));
-	put("empty", "", 0);
+	put_file("img", image, sizeof(image));
+	put_file("empty", "", 0);
 	setenv("SYSFS", "sys", 1);
 	setenv("PATH", "/nonexistent", 1);
 	unsetenv("TIMEOUT");
@@ -140,8 +140,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	argv[argc] = NULL;
 
-	put("sys/devices/fw/loading", "", 0);
-	put("sys/devices/fw/data", "", 0);
+	put_file("sys/devices/fw/loading", "", 0);
+	put_file("sys/devices/fw/data", "", 0);
 	memset(&opt, 0, sizeof(opt));
 	stop_signal = 0;
 	msg.len = 0;
