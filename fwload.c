@@ -9,7 +9,7 @@
  *   2. leave firmware-upload devices alone (they have remaining_size):
  *      writing to them starts a flash                            -> exit 6
  *   3. flock(loading): one answerer per request; held elsewhere -> exit 5
- *   4. open the image (never a FIFO or device: O_PATH, fstat, reopen),
+ *   4. open the image (never a FIFO or a device: O_PATH, fstat, reopen),
  *      check its size and the -r directories, start COMMAND if any
  *   5. write "1" to loading, the image to data (one page per write: loop)
  *   6. write "0" (whole image, COMMAND exited 0, file unchanged) or "-1"
@@ -27,13 +27,13 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
-#include <sys/resource.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -47,7 +47,7 @@
 
 enum { LOADED = 0, CANCELLED = 1, ABORTED = 2, STOPPED = 3, BUSY = 5, NOT_REQUEST = 6,
        USAGE = 100, SYSTEM = 111 };
-enum { INFO = 6, WARN = 4, ERR = 3 };  /* kmsg and syslog levels */
+enum { ERR = 3, WARN = 4, INFO = 6 };  /* kmsg and syslog levels */
 
 static const char usage_text[] =
 	"usage: fwload [-v] [-s SYSFS] [-t WAIT] [-T DEADLINE] [-S MAXSIZE] [-n NAME] [-l LOG] [-w NOTE]\n"
@@ -55,15 +55,14 @@ static const char usage_text[] =
 	"       fwload [-v] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
 	"       fwload --help | --version\n"
-	"LOG is kmsg (default), syslog, none or /FILE; MAXSIZE takes K, M, G (default 256M);\n"
-	"DEADLINE is seconds for the whole load (default 300); COMMAND is an absolute path.\n";
+	"LOG: kmsg (default), syslog, none, /FILE. MAXSIZE: bytes, K/M/G (256M).\n"
+	"DEADLINE: seconds for the whole load (300). COMMAND: an absolute path.\n";
 
 static struct {
-	const char *sysfs, *devpath, *name, *image, *source, *log, *note;
-	char *const *cmd;       /* COMMAND [ARG]...: its output is the image */
-	const char **roots;     /* -r */
+	const char *sysfs, *devpath, *name, *image, *source, *log, *note, **roots;
+	char *const *cmd;  /* COMMAND [ARG]...: its output is the image */
 	int nroots, verbose;
-	long wait_s, deadline_s;
+	long wait_s, quiet_s, deadline_s;
 	int64_t max_size;
 	struct timespec start;
 } opt;
@@ -72,75 +71,98 @@ static volatile sig_atomic_t stop_signal;
 static const int stop_sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
 				 SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR };
 static sigset_t no_sigs;
-static char req[PATH_MAX], req_loading[PATH_MAX], req_data[PATH_MAX];  /* for messages */
-static char child_line[201];      /* COMMAND's first line on stderr */
+static char req[PATH_MAX];  /* SYSFS/DEVPATH */
+static char child_line[201];  /* COMMAND's first line on stderr */
 static size_t child_len;
 static int child_err = -1, child_nl;
-static long quiet_s;              /* a stream silent this long is given up (-t) */
 
-/* --- Messages: built without stdio, names escaped, one line each. --- */
+/* --- Messages: no stdio; names escaped; one line each. --- */
 
 struct line { char buf[2048]; size_t len; };
 static struct line msg;  /* the outcome, said after the answer */
 
-static void add(struct line *l, const char *s)
+static void put(struct line *l, char c)
 {
-	while (*s && l->len < sizeof(l->buf) - 1)
-		l->buf[l->len++] = *s++;
+	if (l->len < sizeof(l->buf) - 1)
+		l->buf[l->len++] = c;
 	l->buf[l->len] = '\0';
 }
 
-/* Control bytes and backslashes as \xNN: a name cannot forge a log line. */
-static void add_esc(struct line *l, const char *s)
+/*
+ * Append to l: %s text; %q text with control bytes and backslashes as \xNN
+ * (a name cannot forge a log line); %d a long long; %e ": errno N (ENAME)"
+ * for the few codes that occur here (no strerror table).
+ */
+static void vfmt(struct line *l, const char *f, va_list ap)
 {
-	for (char e[5] = "\\x"; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	static const char names[] =
+		"\001EPERM\002ENOENT\004EINTR\005EIO\006ENXIO\010ENOEXEC\013EAGAIN\014ENOMEM"
+		"\015EACCES\020EBUSY\023ENODEV\024ENOTDIR\025EISDIR\026EINVAL\030EMFILE\032ETXTBSY"
+		"\033EFBIG\034ENOSPC\036EROFS\044ENAMETOOLONG\050ELOOP\113EOVERFLOW\156ETIMEDOUT";
+	char d[24], *p;
 
-		e[2] = "0123456789abcdef"[c >> 4];
-		e[3] = "0123456789abcdef"[c & 15];
-		e[4] = '\0';
-		if (c < ' ' || c == 0x7f || c == '\\')
-			add(l, e);
-		else if (l->len < sizeof(l->buf) - 1)
-			l->buf[l->len++] = (char)c, l->buf[l->len] = '\0';
+	for (; *f; f++) {
+		if (*f != '%') {
+			put(l, *f);
+		} else if (*++f == 's' || *f == 'q') {
+			for (const char *s = va_arg(ap, const char *); *s; s++) {
+				unsigned char c = (unsigned char)*s;
+
+				if (*f == 'q' && (c < ' ' || c == 0x7f || c == '\\')) {
+					put(l, '\\');
+					put(l, 'x');
+					put(l, "0123456789abcdef"[c >> 4]);
+					put(l, "0123456789abcdef"[c & 15]);
+				} else {
+					put(l, *s);
+				}
+			}
+		} else if (*f == 'd' || *f == 'e') {
+			long long v = *f == 'd' ? va_arg(ap, long long) : va_arg(ap, int);
+			unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+
+			*(p = d + sizeof(d) - 1) = '\0';
+			do
+				*--p = (char)('0' + u % 10);
+			while (u /= 10);
+			if (v < 0)
+				*--p = '-';
+			for (const char *s = ": errno "; *f == 'e' && *s; s++)
+				put(l, *s);
+			for (; *p; p++)
+				put(l, *p);
+			for (const char *s = names; *f == 'e' && *s; s++)
+				if (*s == v) {
+					put(l, ' ');
+					put(l, '(');
+					while (*++s >= 'A')
+						put(l, *s);
+					put(l, ')');
+					break;
+				}
+		}
 	}
 }
 
-static void add_num(struct line *l, int64_t v)
+static void fmt(struct line *l, const char *f, ...)
 {
-	char d[24], *p = d + sizeof(d) - 1;
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	va_list ap;
 
-	*p = '\0';
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
-	add(l, p);
+	va_start(ap, f);
+	vfmt(l, f, ap);
+	va_end(ap);
 }
 
-/* "errno N (ENAME)": the few codes that occur here, no strerror table. */
-static void add_errno(struct line *l, int err)
+/* msg = "NAME: " and the rest. */
+static void fail(const char *f, ...)
 {
-	static const struct { int n; char s[13]; } names[] = {
-		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EINTR, "EINTR" }, { EIO, "EIO" },
-		{ ENXIO, "ENXIO" }, { E2BIG, "E2BIG" }, { ENOEXEC, "ENOEXEC" }, { EBADF, "EBADF" },
-		{ EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" }, { EACCES, "EACCES" }, { EBUSY, "EBUSY" },
-		{ ENODEV, "ENODEV" }, { ENOTDIR, "ENOTDIR" }, { EISDIR, "EISDIR" }, { EINVAL, "EINVAL" },
-		{ EMFILE, "EMFILE" }, { ETXTBSY, "ETXTBSY" }, { EFBIG, "EFBIG" }, { ENOSPC, "ENOSPC" },
-		{ EROFS, "EROFS" }, { ENAMETOOLONG, "ENAMETOOLONG" }, { ELOOP, "ELOOP" },
-		{ EOVERFLOW, "EOVERFLOW" }, { ETIMEDOUT, "ETIMEDOUT" }, { ENOLCK, "ENOLCK" },
-	};
+	va_list ap;
 
-	add(l, ": errno ");
-	add_num(l, err);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].n == err) {
-			add(l, " (");
-			add(l, names[i].s);
-			add(l, ")");
-		}
+	msg.len = 0;
+	fmt(&msg, "%q: ", opt.name);
+	va_start(ap, f);
+	vfmt(&msg, f, ap);
+	va_end(ap);
 }
 
 static int write_all(int fd, const char *p, size_t n)
@@ -159,59 +181,51 @@ static int write_all(int fd, const char *p, size_t n)
 }
 
 /* stderr, unless it stays full for a second (a stuck pipe must not hang us). */
-static void to_stderr(const struct line *l)
+static void to_stderr(const char *text)
 {
 	struct pollfd p = { .fd = 2, .events = POLLOUT };
+	struct line l = { .len = 0 };
 
+	fmt(&l, "fwload: %s\n", text);
 	if (poll(&p, 1, 1000) == 1 && !(p.revents & (POLLERR | POLLNVAL)))
-		(void)write_all(2, l->buf, l->len);
+		(void)write_all(2, l.buf, l.len);
 }
 
 /*
- * One line to the log sink, none of which can block or be redirected:
- * /dev/kmsg opened O_NONBLOCK, lines cut to 976 bytes with "..." (longer
- * writes are refused whole); a non-blocking datagram to /dev/log; a
- * regular file opened O_NOFOLLOW|O_NONBLOCK (not a FIFO, not a link).
+ * One line to the log, through a sink that can neither block nor be
+ * redirected: /dev/kmsg opened O_NONBLOCK, the line cut to 976 bytes with
+ * "..." (the kernel refuses a longer write whole); a non-blocking datagram
+ * to /dev/log; a regular file opened O_NOFOLLOW|O_NONBLOCK, not a FIFO.
  */
 static void say(int level, const char *text, int to_err)
 {
 	struct line l = { .len = 0 };
+	struct stat st;
 	int fd = -1;
 
-	add(&l, "fwload: ");
-	add(&l, text);
-	add(&l, "\n");
-	if (l.buf[l.len - 1] != '\n')  /* cut: say so */
-		memcpy(l.buf + l.len - 4, "...\n", 4);
 	if (to_err || opt.verbose)
-		to_stderr(&l);
+		to_stderr(text);
 	if (strcmp(opt.log, "kmsg") == 0) {
-		struct line k = { .len = 0 };
-
-		if (l.len > 976 - 3) {
-			memcpy(l.buf + 976 - 3 - 4, "...\n", 5);
-			l.len = 976 - 3;
-		}
-		add(&k, level == ERR ? "<3>" : level == WARN ? "<4>" : "<6>");
-		add(&k, l.buf);
+		fmt(&l, "<%d>fwload: %s", (long long)level, text);
+		if (l.len > 976 - 1)
+			memcpy(l.buf + (l.len = 976 - 1) - 3, "...", 4);
+		put(&l, '\n');
 		fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		if (fd >= 0)
-			(void)!write(fd, k.buf, k.len);
+			(void)!write(fd, l.buf, l.len);
 	} else if (strcmp(opt.log, "syslog") == 0) {
 		struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
-		struct line m = { .len = 0 };
 
-		add(&m, level == ERR ? "<27>fwload[" : level == WARN ? "<28>fwload[" : "<30>fwload[");
-		add_num(&m, getpid());
-		add(&m, "]: ");
-		add(&m, text);
+		fmt(&l, "<%d>fwload[%d]: %s", 24LL + level, (long long)getpid(), text);
 		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (fd >= 0)
-			(void)!sendto(fd, m.buf, m.len, MSG_DONTWAIT | MSG_NOSIGNAL,
+			(void)!sendto(fd, l.buf, l.len, MSG_DONTWAIT | MSG_NOSIGNAL,
 				      (struct sockaddr *)&sa, sizeof(sa));
 	} else if (opt.log[0] == '/') {
-		struct stat st;
-
+		fmt(&l, "fwload: %s", text);
+		if (l.len == sizeof(l.buf) - 1)
+			memcpy(l.buf + l.len - 3, "...", 3);  /* cut: say so */
+		put(&l, '\n');
 		fd = open(opt.log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
 			  O_NOCTTY | O_CLOEXEC, 0644);
 		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
@@ -221,29 +235,11 @@ static void say(int level, const char *text, int to_err)
 		close(fd);
 }
 
-/* msg = "NAME: WHAT [PATH][: errno N (E)]", completed by finish(). */
-static void fail(const char *what, const char *path, int err)
-{
-	msg.len = 0;
-	add_esc(&msg, opt.name);
-	add(&msg, ": ");
-	add(&msg, what);
-	if (path) {
-		add(&msg, *what ? " " : "");
-		add_esc(&msg, path);
-	}
-	if (err)
-		add_errno(&msg, err);
-}
-
 static void usage(const char *why)
 {
 	struct line l = { .len = 0 };
 
-	add(&l, "fwload: ");
-	add(&l, why);
-	add(&l, "\n");
-	add(&l, usage_text);
+	fmt(&l, "fwload: %s\n%s", why, usage_text);
 	(void)write_all(2, l.buf, l.len);
 	exit(USAGE);
 }
@@ -259,13 +255,18 @@ static int64_t elapsed_ms(void)
 	       (now.tv_nsec - opt.start.tv_nsec) / 1000000;
 }
 
+static int64_t left_ms(void)
+{
+	return opt.deadline_s * 1000 - elapsed_ms();
+}
+
 static void on_signal(int sig)
 {
 	stop_signal = sig;
 }
 
 /* The stop signals stay blocked except inside ppoll(): no race between a
- * check and a wait. Here, a signal still pending counts as well. */
+ * check and a wait. A signal still pending counts too. */
 static int stopped(void)
 {
 	sigset_t p;
@@ -277,7 +278,7 @@ static int stopped(void)
 	return stop_signal;
 }
 
-/* Wait up to ms (signals let through) for one of fds to be readable. */
+/* Wait up to ms, signals let through, for one of n fds to be readable. */
 static int wait_fds(struct pollfd *p, int n, int64_t ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 };
@@ -285,25 +286,23 @@ static int wait_fds(struct pollfd *p, int n, int64_t ms)
 	return ppoll(p, (nfds_t)n, &ts, &no_sigs);
 }
 
-/* --- COMMAND: its stdout is the image, its stderr's first line is kept. --- */
+/* --- COMMAND: its stdout is the image; the first line of its stderr is kept. --- */
 
 static void read_child_err(void)
 {
 	char b[512];
 	ssize_t r = read(child_err, b, sizeof(b));
 
-	if (r <= 0 && !(r < 0 && (errno == EINTR || errno == EAGAIN))) {
+	if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
 		close(child_err);
 		child_err = -1;
 	}
-	for (ssize_t i = 0; i < r && !child_nl; i++) {
-		if (b[i] == '\n')
-			child_nl = 1;
-		else if (child_len < sizeof(child_line) - 1)
+	for (ssize_t i = 0; i < r && !child_nl; i++)
+		if (!(child_nl = b[i] == '\n') && child_len < sizeof(child_line) - 1)
 			child_line[child_len++] = b[i];
-	}
 }
 
+/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask. */
 static pid_t start_cmd(int in, int *out)
 {
 	int o[2], e[2];
@@ -315,10 +314,10 @@ static pid_t start_cmd(int in, int *out)
 		close(o[0]), close(o[1]);
 		return -1;
 	}
-	pid = fork();
+	pid = vfork();  /* the child only resets its own state, then execs */
 	if (pid == 0) {
 		struct sigaction dfl = { .sa_handler = SIG_DFL };
-		struct rlimit rl = { .rlim_cur = 1024 };
+		struct line l = { .len = 0 };
 		extern char **environ;
 
 		for (int s = 1; s < NSIG; s++)
@@ -328,17 +327,12 @@ static pid_t start_cmd(int in, int *out)
 #ifdef SYS_close_range
 			if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
 #endif
-				for (int fd = 3; getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
-				     fd < (int)(rl.rlim_cur < 65536 ? rl.rlim_cur : 65536); fd++)
+				for (int fd = 3; fd < 1024; fd++)  /* before Linux 5.9 */
 					close(fd);
 			execve(opt.cmd[0], opt.cmd, environ);
 		}
-		msg.len = 0;
-		add(&msg, "cannot run ");
-		add_esc(&msg, opt.cmd[0]);
-		add_errno(&msg, errno);
-		add(&msg, "\n");
-		(void)write_all(2, msg.buf, msg.len);
+		fmt(&l, "cannot run %q%e\n", opt.cmd[0], errno);
+		(void)write_all(2, l.buf, l.len);
 		_exit(127);
 	}
 	close(o[1]);
@@ -352,8 +346,8 @@ static pid_t start_cmd(int in, int *out)
 	return pid;
 }
 
-/* Reap COMMAND within the deadline (killed past it, or when kill_it):
- * its wait status, or -1 if we killed it (or lost it). */
+/* Reap COMMAND by the deadline (killed past it, or at once when kill_it):
+ * its wait status, or -1 if we killed it. */
 static int end_cmd(pid_t pid, int kill_it)
 {
 	int ws = -1;
@@ -365,7 +359,7 @@ static int end_cmd(pid_t pid, int kill_it)
 
 		if (r == pid || (r < 0 && errno != EINTR))
 			break;
-		if (kill_it || stopped() || elapsed_ms() >= opt.deadline_s * 1000) {
+		if (kill_it || stopped() || left_ms() <= 0) {
 			kill(pid, SIGKILL);
 			while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 				;
@@ -379,6 +373,7 @@ static int end_cmd(pid_t pid, int kill_it)
 	}
 	if (child_err >= 0)
 		close(child_err);
+	child_err = -1;
 	return ws;
 }
 
@@ -386,14 +381,12 @@ static int end_cmd(pid_t pid, int kill_it)
 
 enum fault { OK, F_READ, F_WRITE, F_SHRANK, F_BIG, F_SILENT, F_LATE, F_STOP };
 
-/* Wait for the stream (keeping COMMAND's stderr drained): OK, or why not. */
+/* Wait for the stream (draining COMMAND's stderr): OK, or why not. */
 static enum fault wait_input(int in)
 {
 	for (;;) {
-		struct pollfd p[2] = { { .fd = in, .events = POLLIN },
-				       { .fd = child_err, .events = POLLIN } };
-		int64_t left = opt.deadline_s * 1000 - elapsed_ms();
-		int64_t quiet = quiet_s * 1000;
+		struct pollfd p[2] = { { .fd = in, .events = POLLIN }, { .fd = child_err, .events = POLLIN } };
+		int64_t left = left_ms(), quiet = opt.quiet_s * 1000;
 		int r;
 
 		if (stopped())
@@ -405,10 +398,8 @@ static enum fault wait_input(int in)
 			return left < quiet ? F_LATE : F_SILENT;
 		if (r > 0 && p[1].revents)
 			read_child_err();
-		if (r > 0 && p[0].revents)
-			return OK;
-		if (r < 0 && errno != EINTR)
-			return OK;  /* let read() say it */
+		if ((r > 0 && p[0].revents) || (r < 0 && errno != EINTR))
+			return OK;  /* read() says what went wrong */
 	}
 }
 
@@ -418,10 +409,10 @@ static int unsupported(int err)
 }
 
 /*
- * Copy in to data: a regular file of size bytes (size >= 0) with sendfile(),
- * a stream (size < 0) with splice(), both falling back to read/write. A
+ * Copy in to data: a regular file of size bytes (size >= 0) by sendfile(),
+ * a stream (size < 0) by splice(), both falling back to read/write. A
  * stream gets at most opt.max_size bytes: one more is "too big". *n counts
- * the bytes written; errno tells why on F_READ and F_WRITE.
+ * what went to data; errno says why on F_READ and F_WRITE.
  */
 static enum fault copy(int in, int data, int64_t size, int64_t *n)
 {
@@ -436,7 +427,7 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 
 		if (stopped())
 			return F_STOP;
-		if (elapsed_ms() >= opt.deadline_s * 1000)
+		if (left_ms() <= 0)
 			return F_LATE;
 		if (size >= 0 && left == 0)
 			return OK;
@@ -491,14 +482,11 @@ static int inside_roots(const struct stat *st)
 	struct stat rst;
 
 	if (!realpath(opt.image, real) || stat(real, &rst) < 0) {
-		fail("cannot resolve", opt.image, errno);
+		fail("cannot resolve %q%e", opt.image, errno);
 		return 0;
 	}
 	if (rst.st_dev != st->st_dev || rst.st_ino != st->st_ino) {
-		fail("", opt.image, 0);
-		add(&msg, " resolves to ");
-		add_esc(&msg, real);
-		add(&msg, ", not the file opened");
+		fail("%q resolves to %q, not the file opened", opt.image, real);
 		return 0;
 	}
 	for (int i = 0; i < opt.nroots; i++) {
@@ -510,54 +498,41 @@ static int inside_roots(const struct stat *st)
 		if (strcmp(root, "/") == 0 || (strncmp(real, root, k) == 0 && real[k] == '/'))
 			return 1;
 	}
-	fail("", opt.image, 0);
-	add(&msg, " resolves to ");
-	add_esc(&msg, real);
-	add(&msg, ", outside the firmware directories");
+	fail("%q resolves to %q, outside the firmware directories", opt.image, real);
 	return 0;
 }
 
 /*
  * Open FILE without ever opening a FIFO or a device: an O_PATH handle,
- * fstat, then the same inode reopened through /proc/self/fd. Without
- * /proc: a non-blocking open of the name, and the same inode or nothing
- * (a device node swapped in between the two opens is opened, O_NONBLOCK,
- * and closed again at once: the one window left).
+ * fstat, then that inode reopened through /proc/self/fd. Without /proc: a
+ * non-blocking open of the name, refused unless it is the same inode (a
+ * device swapped in between the two opens is opened, O_NONBLOCK, and
+ * closed at once: the one window left).
  */
 static int open_image(struct stat *st)
 {
 	struct stat pre;
-	char proc[32] = "/proc/self/fd/";
-	int fd, p = open(opt.image, O_PATH | O_CLOEXEC);
+	struct line proc = { .len = 0 };
+	int fd = -1, p = open(opt.image, O_PATH | O_CLOEXEC);
 
-	if (p < 0 || fstat(p, &pre) < 0) {
-		fail("cannot open", opt.image, errno);
-		fd = -1;
-		goto out;
-	}
-	fd = -1;
-	if (!S_ISREG(pre.st_mode))
-		fail("not a regular file:", opt.image, 0);
+	if (p < 0 || fstat(p, &pre) < 0)
+		fail("cannot open %q%e", opt.image, errno);
+	else if (!S_ISREG(pre.st_mode))
+		fail("not a regular file: %q", opt.image);
 	else if (pre.st_size == 0)
-		fail("empty file", opt.image, 0);
-	else if (pre.st_size > opt.max_size) {
-		fail("", opt.image, 0);
-		add(&msg, " is ");
-		add_num(&msg, (int64_t)pre.st_size);
-		add(&msg, " bytes, over the limit of ");
-		add_num(&msg, opt.max_size);
-	} else {
-		struct line l = { .len = 0 };
-
-		add(&l, proc);
-		add_num(&l, p);
-		fd = open(l.buf, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+		fail("empty file %q", opt.image);
+	else if (pre.st_size > opt.max_size)
+		fail("%q is %d bytes, over the limit of %d", opt.image, (long long)pre.st_size,
+		     (long long)opt.max_size);
+	else {
+		fmt(&proc, "/proc/self/fd/%d", (long long)p);
+		fd = open(proc.buf, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0 && errno == ENOENT)
 			fd = open(opt.image, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		if (fd < 0 || fstat(fd, st) < 0)
-			fail("cannot open", opt.image, errno);
+			fail("cannot open %q%e", opt.image, errno);
 		else if (st->st_dev != pre.st_dev || st->st_ino != pre.st_ino)
-			fail("file replaced while being opened:", opt.image, 0);
+			fail("file replaced while being opened: %q", opt.image);
 		else if (opt.nroots == 0 || inside_roots(st))
 			goto out;
 		if (fd >= 0)
@@ -582,42 +557,25 @@ static int same_file(const struct stat *a, const struct stat *b)
 /* Open SYSFS/DEVPATH and its loading, waiting up to -t for them. */
 static int open_request(int *dir)
 {
-	int64_t waited = 0, step = 5;
+	for (int64_t waited = 0, step = 5;; waited += step, step = step < 100 ? step * 2 : 100) {
+		int fd, err;
 
-	for (;;) {
-		int fd = -1;
-
-		*dir = open(req, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (*dir >= 0) {
-			fd = openat(*dir, "loading", O_WRONLY | O_NOCTTY | O_CLOEXEC);
-			if (fd >= 0)
+		if ((*dir = open(req, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+			if ((fd = openat(*dir, "loading", O_WRONLY | O_NOCTTY | O_CLOEXEC)) >= 0)
 				return fd;
+			err = errno;
 			close(*dir);
+			errno = err;
 		}
 		if (errno != ENOENT || waited >= opt.wait_s * 1000 || stopped())
 			return -1;
 		wait_fds(NULL, 0, step);
-		waited += step;
-		step = step < 100 ? step * 2 : 100;
 	}
 }
 
 static int answer(int loading, const char *value)
 {
 	return write_all(loading, value, strlen(value));
-}
-
-/* The outcome line's tail: "; OUTCOME; NOTE". */
-static void tail(const char *outcome)
-{
-	if (outcome) {
-		add(&msg, "; ");
-		add(&msg, outcome);
-	}
-	if (opt.note) {
-		add(&msg, "; ");
-		add_esc(&msg, opt.note);
-	}
 }
 
 static int run(int cancel)
@@ -631,34 +589,29 @@ static int run(int cancel)
 
 	loading = open_request(&dir);
 	if (loading < 0) {
-		fail("no request: cannot open", req_loading, errno);
-		tail(stop_signal ? "stopped by a signal" : NULL);
+		fail("no request: cannot open %q/loading%e%s", req, errno,
+		     stop_signal ? "; stopped by a signal" : "");
 		say(ERR, msg.buf, 1);
 		return stop_signal ? STOPPED : SYSTEM;
 	}
 	if (fstatat(dir, "remaining_size", &st, AT_SYMLINK_NOFOLLOW) == 0) {
-		fail("", opt.devpath, 0);
-		add(&msg, " is a firmware-upload device, not a request; left alone");
+		fail("%q is a firmware-upload device, not a request; left alone", opt.devpath);
 		status = NOT_REQUEST;
 		goto quiet;
 	}
 	if (flock(loading, LOCK_EX | LOCK_NB) < 0) {
 		status = errno == EWOULDBLOCK ? BUSY : SYSTEM;
 		if (status == BUSY)
-			fail("another answerer holds", opt.devpath, 0);
+			fail("another answerer holds %q; left alone", opt.devpath);
 		else
-			fail("cannot lock", req_loading, errno);
-		add(&msg, "; left alone");
+			fail("cannot lock %q/loading%e; left alone", req, errno);
 		goto quiet;
 	}
 	if (cancel) {
 		status = CANCELLED;
 		level = WARN;
 		msg.len = 0;
-		add(&msg, "cancelled ");
-		add_esc(&msg, opt.name);
-		add(&msg, " for ");
-		add_esc(&msg, opt.devpath);
+		fmt(&msg, "cancelled %q for %q", opt.name, opt.devpath);
 		goto abort;
 	}
 	if (strcmp(opt.image, "-") == 0)
@@ -666,17 +619,16 @@ static int run(int cancel)
 	else if ((img = in = open_image(&st)) < 0)
 		goto aborted;
 	if (opt.cmd && (pid = start_cmd(img >= 0 ? img : 0, &in)) < 0) {
-		fail("cannot start", opt.cmd[0], errno);
+		fail("cannot start %q%e", opt.cmd[0], errno);
 		pid = 0;
 		goto aborted;
 	}
-	data = openat(dir, "data", O_WRONLY | O_NOCTTY | O_CLOEXEC);
-	if (data < 0) {
-		fail("cannot open", req_data, errno);
+	if ((data = openat(dir, "data", O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0) {
+		fail("cannot open %q/data%e", req, errno);
 		goto gone;
 	}
 	if (answer(loading, "1") < 0) {
-		fail("cannot start: write 1 to", req_loading, errno);
+		fail("cannot start: write 1 to %q/loading%e", req, errno);
 		goto gone;
 	}
 	f = copy(in, data, img >= 0 && !pid ? st.st_size : -1, &n);
@@ -686,96 +638,72 @@ static int run(int cancel)
 		if (ws == -1 && f == OK)
 			f = F_LATE;  /* no exit by the deadline */
 	}
-	if (f == F_STOP || stopped())
-		goto stop;
-	if (f == F_READ)
-		fail("cannot read", opt.source, errno);
-	else if (f == F_WRITE) {
-		fail("cannot write", req_data, errno);
+	if (f == F_STOP || stopped()) {
+		fail("stopped by signal %d", (long long)stop_signal);
+		status = STOPPED;
+	} else if (f == F_READ) {
+		fail("cannot read %q%e", opt.source, errno);
+	} else if (f == F_WRITE) {
+		fail("cannot write %q/data%e", req, errno);
 		goto gone;
-	} else if (f == F_SHRANK)
-		fail("file shrank while being copied:", opt.image, 0);
-	else if (f == F_BIG || f == F_SILENT || f == F_LATE) {
-		fail(f == F_BIG ? "more than" : f == F_SILENT ? "nothing for" : "deadline of", NULL, 0);
-		add(&msg, " ");
-		add_num(&msg, f == F_BIG ? opt.max_size : f == F_SILENT ? quiet_s : opt.deadline_s);
-		add(&msg, f == F_BIG ? " bytes from " : f == F_SILENT ? " s from " : " s passed reading ");
-		add_esc(&msg, opt.source);
+	} else if (f == F_SHRANK) {
+		fail("file shrank while being copied: %q", opt.image);
+	} else if (f == F_BIG) {
+		fail("more than %d bytes from %q", (long long)opt.max_size, opt.source);
+	} else if (f == F_SILENT) {
+		fail("nothing for %d s from %q", (long long)opt.quiet_s, opt.source);
+	} else if (f == F_LATE) {
+		fail("deadline of %d s passed reading %q", (long long)opt.deadline_s, opt.source);
 	} else if (opt.cmd && ws != 0) {
-		fail("", opt.cmd[0], 0);
-		add(&msg, WIFEXITED(ws) ? " failed (exit status " : " killed by signal ");
-		add_num(&msg, WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
-		add(&msg, WIFEXITED(ws) ? ") on " : " on ");
-		add_esc(&msg, img >= 0 ? opt.image : "standard input");
-		if (child_len) {
-			add(&msg, ": ");
-			add_esc(&msg, child_line);
-		}
-	} else if (n == 0)
-		fail("empty image from", opt.source, 0);
-	else if (img >= 0 && (fstat(img, &after) < 0 || !same_file(&st, &after) ||
-			      (!opt.cmd && pread(img, &c, 1, (off_t)n) != 0)))
-		fail("file changed while being copied:", opt.image, 0);
-	else if (answer(loading, "0") < 0) {
-		fail("cannot commit: write 0 to", req_loading, errno);
+		fail(WIFEXITED(ws) ? "%q failed (exit status %d) on %q" : "%q killed by signal %d on %q",
+		     opt.cmd[0], (long long)(WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws)),
+		     img >= 0 ? opt.image : "standard input");
+		if (child_len)
+			fmt(&msg, ": %q", child_line);
+	} else if (n == 0) {
+		fail("empty image from %q", opt.source);
+	} else if (img >= 0 && (fstat(img, &after) < 0 || !same_file(&st, &after) ||
+				(!opt.cmd && pread(img, &c, 1, (off_t)n) != 0))) {
+		fail("file changed while being copied: %q", opt.image);
+	} else if (answer(loading, "0") < 0) {
+		fail("cannot commit: write 0 to %q/loading%e", req, errno);
 		goto gone;
 	} else {
 		status = LOADED;
 		level = INFO;
 		msg.len = 0;
-		add(&msg, "loaded ");
-		add_esc(&msg, opt.name);
-		add(&msg, " (");
-		add_num(&msg, n);
-		add(&msg, " bytes, ");
-		add_num(&msg, elapsed_ms());
-		add(&msg, " ms) from ");
-		add_esc(&msg, opt.source);
-		add(&msg, " for ");
-		add_esc(&msg, opt.devpath);
+		fmt(&msg, "loaded %q (%d bytes, %d ms) from %q for %q", opt.name, (long long)n,
+		    (long long)elapsed_ms(), opt.source, opt.devpath);
 		goto answered;
 	}
 	goto aborted;
 
-gone:	/* ENODEV, ENOENT: the request ended under us, nobody left to tell */
+gone:	/* ENODEV, ENOENT: the request ended under us; the kernel said so */
 	if (errno == ENODEV || errno == ENOENT) {
 		status = SYSTEM;
-		add(&msg, "; the request is gone");
+		fmt(&msg, "; the request is gone");
 		(void)answer(loading, "-1");
 		goto quiet;
 	}
-	goto aborted;
-stop:
-	fail("stopped by signal", NULL, 0);
-	add(&msg, " ");
-	add_num(&msg, stop_signal);
-	status = STOPPED;
 aborted:
-	add(&msg, "; request aborted");
+	fmt(&msg, "; request aborted");
 abort:
 	if (answer(loading, "-1") < 0 && errno != ENODEV && errno != ENOENT)
-		add(&msg, "; cannot write -1"), add_errno(&msg, errno);
+		fmt(&msg, "; cannot write -1%e", errno);
 answered:
-	if (pid)
-		end_cmd(pid, 1);
 	close(loading);  /* the answer is in, the lock goes: now talk */
-	tail(NULL);
+	if (opt.note)
+		fmt(&msg, "; %q", opt.note);
 	say(level, msg.buf, status != LOADED);
 	goto out;
-quiet:	/* nothing (more) to answer: a line on stderr only */
+quiet:	/* nothing (more) to answer: one line on stderr only */
+	close(loading);
+	if (opt.note)
+		fmt(&msg, "; %q", opt.note);
+	to_stderr(msg.buf);
+out:
 	if (pid)
 		end_cmd(pid, 1);
-	close(loading);
-	tail(NULL);
-	{
-		struct line l = { .len = 0 };
-
-		add(&l, "fwload: ");
-		add(&l, msg.buf);
-		add(&l, "\n");
-		to_stderr(&l);
-	}
-out:
 	if (in > 0 && in != img)
 		close(in);
 	if (img >= 0)
@@ -799,7 +727,7 @@ static int64_t number(const char *s, int64_t max, int k)
 		if ((v = v * 10 + (*s - '0')) > max)
 			return -1;
 	if (k && *s && !s[1] && strchr("KMG", *s))
-		m = (int64_t)1 << (*s++ == 'K' ? 10 : s[-1] == 'M' ? 20 : 30);
+		m = (int64_t)1 << (*s == 'K' ? 10 : *s == 'M' ? 20 : 30), s++;
 	return *s || v * m > max ? -1 : v * m;
 }
 
@@ -815,11 +743,13 @@ int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 	const char *env, *lmsg = NULL, *roots[argc];
+	static struct line src;
 	sigset_t stop_set;
 	int i, cancel = 0;
 
 	/* The kernel starts helpers with fds 0-2 closed: fill them first. */
-	while (fcntl(0, F_GETFD) < 0 || fcntl(1, F_GETFD) < 0 || fcntl(2, F_GETFD) < 0) {
+	while (syscall(SYS_fcntl, 0, F_GETFD) < 0 || syscall(SYS_fcntl, 1, F_GETFD) < 0 ||
+	       syscall(SYS_fcntl, 2, F_GETFD) < 0) {
 		int fd = open("/dev/null", O_RDWR);
 
 		if (fd < 0)
@@ -832,16 +762,18 @@ int main(int argc, char **argv)
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &opt.start);
+	/* Stop signals: caught (no SA_RESTART), blocked but in waits; SIGPIPE
+	 * ignored; SIGCHLD as it must be for waitpid(), whatever we inherited. */
 	sigemptyset(&no_sigs);
 	sigemptyset(&stop_set);
 	for (size_t k = 0; k < sizeof(stop_sigs) / sizeof(stop_sigs[0]); k++) {
-		sigaction(stop_sigs[k], &sa, NULL);  /* no SA_RESTART */
+		sigaction(stop_sigs[k], &sa, NULL);
 		sigaddset(&stop_set, stop_sigs[k]);
 	}
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 	sa.sa_handler = SIG_DFL;
-	sigaction(SIGCHLD, &sa, NULL);  /* inherited SIG_IGN would lose the status */
+	sigaction(SIGCHLD, &sa, NULL);
 	sigprocmask(SIG_SETMASK, &stop_set, NULL);
 
 	env = getenv("SYSFS");
@@ -850,15 +782,15 @@ int main(int argc, char **argv)
 	opt.log = "kmsg";
 	opt.roots = roots;
 	opt.deadline_s = 300;
-	opt.max_size = 256 << 20;
+	opt.max_size = 256 << 20;  /* linux-firmware's largest is far below */
 	env = getenv("TIMEOUT");
 	opt.wait_s = env && number(env, 86400, 0) > 0 ? number(env, 86400, 0) : 60;
 
 	if (argc == 2 && strcmp(argv[1], "--help") == 0)
-		return write_all(1, usage_text, sizeof(usage_text) - 1) < 0 ? SYSTEM : 0;
+		return write_all(1, usage_text, sizeof(usage_text) - 1) ? SYSTEM : 0;
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
 		return write_all(1, "fwload " FWLOAD_VERSION "\n", sizeof("fwload " FWLOAD_VERSION)) ? SYSTEM : 0;
-	/* getopt style (-vc, -sDIR, -s DIR, --) without getopt(3) and its stdio. */
+	/* getopt style (-vc, -sDIR, -s DIR, --) without getopt(3) and its stdio */
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		const char *a = argv[i] + 1, *val;
 
@@ -871,8 +803,7 @@ int main(int argc, char **argv)
 			}
 			if (!strchr("stTSnlwrL", *a))
 				usage("unknown option");
-			val = a[1] ? a + 1 : i + 1 < argc ? argv[++i] : NULL;
-			if (!val)
+			if (!(val = a[1] ? a + 1 : i + 1 < argc ? argv[++i] : NULL))
 				usage("option wants a value");
 			if (*a == 's')
 				opt.sysfs = val;
@@ -903,9 +834,8 @@ int main(int argc, char **argv)
 	if (lmsg) {
 		if (argc || cancel)
 			usage("-L takes no other operands");
-		msg.len = 0;
-		add_esc(&msg, lmsg);
-		say(WARN, msg.buf, 0);
+		fmt(&src, "%q", lmsg);
+		say(WARN, src.buf, 0);
 		return 0;
 	}
 	if (cancel ? argc != 1 : argc < 2)
@@ -919,26 +849,14 @@ int main(int argc, char **argv)
 		usage("DEVPATH must start with /");
 	if (has_dotdot(opt.devpath))
 		usage("DEVPATH must not contain a .. component");
-	if (strlen(opt.sysfs) + strlen(opt.devpath) >= sizeof(req) - 16)
+	if (strlen(opt.sysfs) + strlen(opt.devpath) >= sizeof(req))
 		usage("SYSFS/DEVPATH too long");
 	strcat(strcpy(req, opt.sysfs), opt.devpath);
-	strcat(strcpy(req_loading, req), "/loading");
-	strcat(strcpy(req_data, req), "/data");
-	quiet_s = opt.wait_s ? opt.wait_s : 60;
-	if (!opt.name || !*opt.name) {
-		const char *slash = strrchr(opt.devpath, '/');
-
-		opt.name = slash[1] ? slash + 1 : opt.devpath;
-	}
-	{
-		static struct line src;
-
-		add(&src, strcmp(opt.image, "-") ? opt.image : "standard input");
-		if (opt.cmd) {
-			add(&src, " via ");
-			add(&src, opt.cmd[0]);
-		}
-		opt.source = src.buf;
-	}
+	if (!opt.name || !*opt.name)
+		opt.name = strrchr(opt.devpath, '/')[1] ? strrchr(opt.devpath, '/') + 1 : opt.devpath;
+	opt.quiet_s = opt.wait_s ? opt.wait_s : 60;  /* a silent stream */
+	fmt(&src, opt.cmd ? "%s via %s" : "%s", strcmp(opt.image, "-") ? opt.image : "standard input",
+	    opt.cmd ? opt.cmd[0] : "");
+	opt.source = src.buf;
 	return run(cancel);
 }

@@ -21,7 +21,8 @@
  *   FAULT_APPEND_AT=B    when B bytes went to data, append to the image
  *   FAULT_REWRITE_AT=B   when B bytes went to data, overwrite the image's
  *                        first byte in place (same size, new mtime)
- *   FAULT_NO_FORK=1      fork() fails with EAGAIN
+ *   FAULT_NO_FORK=1      fork() and vfork() fail with EAGAIN (vfork() is
+ *                        otherwise a fork(): a wrapper cannot vfork)
  *   FAULT_SWAP=PATH      right after the first stat() or open() of the name
  *                        FAULT_IMAGE (as given), rename PATH over it: a file
  *                        swapped in between a check and the next open
@@ -368,6 +369,16 @@ ssize_t splice(int in, loff_t *off_in, int out, loff_t *off_out, size_t n, unsig
 	r = real_splice(in, off_in, out, off_out, n, flags);
 	data_done(r);
 	return r;
+}
+
+pid_t vfork(void)
+{
+	init();
+	if (cf.no_fork) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return real_fork();
 }
 
 pid_t fork(void)
