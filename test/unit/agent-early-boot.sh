@@ -25,9 +25,15 @@ early() {
 	st=$?
 }
 
-for via in hotplug agent; do
+# hotplug starting the agent (a hook of its own), hotplug running the agent
+# in its own shell (the hook is fwload's agent: FWLOAD_AGENT), the agent.
+for via in hotplug hotplug-agent agent; do
 	case $via in
 	hotplug) set -- $TEST_SH "$REPO/hotplug" firmware ;;
+	hotplug-agent)
+		ln -sf "$REPO/firmware.agent" "$HOOKS/firmware/50-firmware.hotplug"
+		set -- env FWLOAD_AGENT="$REPO/firmware.agent" $TEST_SH "$REPO/hotplug" firmware
+		;;
 	agent) set -- $TEST_SH "$REPO/firmware.agent" firmware ;;
 	esac
 	request x.bin
