@@ -13,13 +13,14 @@ mkimage "$T/img" 300001
 # default dispositions (SIGPIPE, SIGINT ignored by the caller) and an empty
 # signal mask (bash's trap '' and a blocked USR1 don't reach it).
 request x.bin
-# shellcheck disable=SC2016 # the program's own script
+# shellcheck disable=SC2016,SC2094 # the program's own script; fd 5 only reads
 run clean "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" "$T/img" /bin/sh -c \
 	'ls /proc/$$/fd/5 /proc/$$/fd/7 >"$0.fds" 2>&1; grep -E "^Sig(Blk|Ign):" /proc/self/status >"$0.sig"; cat' "$T/probe" \
 	5<"$T/img" 7>>"$T/log7"
 status_is 0
-[ -s "$T/probe.fds" ] && ! grep -q '^/proc' "$T/probe.fds" ||
+if [ ! -s "$T/probe.fds" ] || grep -q '^/proc' "$T/probe.fds"; then
 	fail "the program inherited fds beyond 2: $(cat "$T/probe.fds")"
+fi
 # (SigIgn: dash itself ignores nothing at start.)
 file_is "$T/probe.sig" "SigBlk:	0000000000000000
 SigIgn:	0000000000000000
