@@ -55,8 +55,10 @@ static const char usage_text[] =
 	"       fwload [-v] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
 	"       fwload --help | --version\n"
-	"LOG: kmsg (default), syslog, none, /FILE. MAXSIZE: bytes, K/M/G (256M).\n"
-	"DEADLINE: seconds for the whole load (300). COMMAND: an absolute path.\n";
+	"WAIT: seconds for the request to appear (TIMEOUT, else 60), and the most a\n"
+	"stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
+	"MAXSIZE: bytes, K/M/G (256M). LOG: kmsg (default), syslog, none, /FILE.\n"
+	"COMMAND: an absolute path; its output is the image.\n";
 
 static struct {
 	const char *sysfs, *devpath, *name, *image, *source, *log, *note, **roots;

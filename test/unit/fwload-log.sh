@@ -44,6 +44,7 @@ file_is "$T/target" "secret
 # Escapes: a newline, a tab, ESC and a backslash in the name and the note.
 request x.bin
 rm -f "$LOGF"
+# shellcheck disable=SC1003 # a backslash at the end of the name, for printf
 run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -n "$(printf 'a\nfwload: loaded evil\\')" \
 	-w "$(printf 'note\twith\033[1m')" "$E_DEVPATH" "$T/img"
 status_is 0

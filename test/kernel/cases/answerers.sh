@@ -80,6 +80,7 @@ echo "ok: a second fwload mid-copy left the request alone (exit 5); the driver g
 
 # 2. A re-sent add uevent: the whole chain runs, and changes nothing.
 mkdir -p /etc/hotplug.d/firmware
+# shellcheck disable=SC2016 # the hook's own script
 printf '#!/bin/sh\necho "$ACTION $DEVPATH" >>/run/probe\n' >/etc/hotplug.d/firmware/99-probe.hotplug
 chmod 755 /etc/hotplug.d/firmware/99-probe.hotplug
 rm -f /run/probe

@@ -11,6 +11,7 @@
 name=fwload-test-upload.bin
 head -c 100 /dev/urandom >"$FW/$name"
 mkdir -p /etc/hotplug.d/firmware
+# shellcheck disable=SC2016 # the hook's own script
 printf '#!/bin/sh\necho "$ACTION $FIRMWARE" >>/run/probe\n' >/etc/hotplug.d/firmware/99-probe.hotplug
 chmod 755 /etc/hotplug.d/firmware/99-probe.hotplug
 rm -f /run/probe
