@@ -38,13 +38,13 @@ VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 #   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
 #                    shell scripts, their default paths rewritten (SUBST)
 #   LIBEXEC_LIBS     shell code the scripts source (SUBST, mode 644, no page)
-C_PROGS         = fwload hotplugd
+C_PROGS         = fwload fwload-sha256 hotplugd
 SBIN_PROGS      = fwload hotplugd
-LIBEXEC_PROGS   =
+LIBEXEC_PROGS   = fwload-sha256
 BIN_PROGS       =
-SBIN_SCRIPTS    = hotplug
+SBIN_SCRIPTS    = hotplug fwloadctl
 LIBEXEC_SCRIPTS = firmware.agent
-LIBEXEC_LIBS    =
+LIBEXEC_LIBS    = fwload-lib.sh
 BIN_SCRIPTS     =
 MAN8 = $(patsubst %,man/%.8,$(SBIN_PROGS) $(LIBEXEC_PROGS) $(BIN_PROGS) \
 	$(SBIN_SCRIPTS) $(LIBEXEC_SCRIPTS) $(BIN_SCRIPTS))
@@ -165,7 +165,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c
 	clang -std=c11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -o $@ test/fuzz/fwload_args.c
 
 shellcheck:
-	shellcheck -s sh hotplug firmware.agent test/check test/lint test/deps.sh test/run-unit test/lib.sh \
+	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/stock/run test/stock/init \
@@ -181,7 +181,9 @@ shellcheck:
 SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD_CONF:-/etc/fwload.conf}|FWLOAD_CONF:-$(SYSCONFDIR)/fwload.conf}|' \
 	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
+	    -e 's|FWLOAD_SHA256:-/lib/fwload/fwload-sha256}|FWLOAD_SHA256:-$(LIBEXECDIR)/fwload-sha256}|' \
 	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|' \
+	    -e 's|:-/sbin/|:-$(SBINDIR)/|' -e 's|:-/lib/fwload|:-$(LIBEXECDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|g'
 MANSUBST = sed -e 's|/lib/fwload/|$(LIBEXECDIR)/|g' \
 	    -e 's|/sbin/fwload|$(SBINDIR)/fwload|g' \

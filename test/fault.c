@@ -21,7 +21,16 @@
  *   FAULT_APPEND_AT=B    when B bytes went to data, append to the image
  *   FAULT_REWRITE_AT=B   when B bytes went to data, overwrite the image's
  *                        first byte in place (same size, new mtime)
- *   FAULT_NO_FORK=1      fork() fails with EAGAIN
+ *   FAULT_NO_FORK=1      fork() and vfork() fail with EAGAIN (vfork() is
+ *                        otherwise a fork(): a wrapper cannot vfork)
+ *   FAULT_SWAP=PATH      right after the first stat() or open() of the name
+ *                        FAULT_IMAGE (as given), rename PATH over it: a file
+ *                        swapped in between a check and the next open
+ *   FAULT_NO_PROC=1      opening /proc/self/fd/N fails with ENOENT (no /proc)
+ *   FAULT_REPLACE=DIR    right after the first open() or openat() of a name
+ *                        ending in "loading", DIR moves to DIR.old and
+ *                        DIR.new takes its place: the request replaced by a
+ *                        new one at the same DEVPATH
  *   FAULT_STATS=FILE     at exit, write the count of calls on data per
  *                        primitive ("sendfile N", "splice N", "write N"),
  *                        and of kill() calls aimed at a process group or
@@ -42,6 +51,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <sys/stat.h>
 #include <sys/sendfile.h>
 #include <sys/types.h>
 
@@ -55,20 +66,27 @@ static ssize_t (*real_sendfile)(int, int, off_t *, size_t);
 static ssize_t (*real_sendfile64)(int, int, off64_t *, size_t);
 static ssize_t (*real_splice)(int, loff_t *, int, loff_t *, size_t, unsigned int);
 static pid_t (*real_fork)(void);
+static int (*real_open)(const char *, int, ...);
+static int (*real_open64)(const char *, int, ...);
+static int (*real_openat)(int, const char *, int, ...);
+static int (*real_openat64)(int, const char *, int, ...);
+static int (*real_stat)(const char *, struct stat *);
+static int (*real_stat64)(const char *, struct stat64 *);
 static int (*real_kill)(pid_t, int);
 
 static struct {
 	int ready;
 	long long short_n, eintr_k, slow_us, eio_at, enodev_at, read_eio_at, read_eintr_k;
 	long long truncate_at, append_at, rewrite_at;
-	int no_sendfile, no_splice, no_fork;
+	int no_sendfile, no_splice, no_fork, no_proc;
+	const char *swap, *image_name, *replace;
 	char image[PATH_MAX];   /* canonical path, "-" for fd 0, "" for none */
 	const char *stats;
 } cf;
 
 static long long data_bytes, image_bytes, data_calls, image_reads;
 static long long n_sendfile, n_splice, n_write, n_kill_group;
-static int truncated, appended, rewritten;
+static int truncated, appended, rewritten, swapped, replaced;
 
 static long long num(const char *name, long long dflt)
 {
@@ -111,6 +129,16 @@ static void init(void)
 	cf.no_fork = num("FAULT_NO_FORK", 0) != 0;
 	real_fork = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
 	real_kill = (int (*)(pid_t, int))dlsym(RTLD_NEXT, "kill");
+	real_open = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
+	real_open64 = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open64");
+	real_stat = (int (*)(const char *, struct stat *))dlsym(RTLD_NEXT, "stat");
+	real_stat64 = (int (*)(const char *, struct stat64 *))dlsym(RTLD_NEXT, "stat64");
+	cf.swap = getenv("FAULT_SWAP");
+	cf.replace = getenv("FAULT_REPLACE");
+	real_openat = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
+	real_openat64 = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat64");
+	cf.image_name = getenv("FAULT_IMAGE");
+	cf.no_proc = num("FAULT_NO_PROC", 0) != 0;
 	cf.stats = getenv("FAULT_STATS");
 	img = getenv("FAULT_IMAGE");
 	if (img && strcmp(img, "-") == 0)
@@ -343,6 +371,16 @@ ssize_t splice(int in, loff_t *off_in, int out, loff_t *off_out, size_t n, unsig
 	return r;
 }
 
+pid_t vfork(void)
+{
+	init();
+	if (cf.no_fork) {
+		errno = EAGAIN;
+		return -1;
+	}
+	return real_fork();
+}
+
 pid_t fork(void)
 {
 	init();
@@ -361,6 +399,119 @@ int kill(pid_t pid, int sig)
 		return 0;
 	}
 	return real_kill(pid, sig);
+}
+
+/* FAULT_SWAP: after a look at the image's name, another file takes it. */
+static void swap_after(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (cf.replace && *cf.replace && !replaced && n >= 7 && strcmp(path + n - 7, "loading") == 0) {
+		char old[PATH_MAX], new[PATH_MAX];
+
+		replaced = 1;
+		snprintf(old, sizeof(old), "%s.old", cf.replace);
+		snprintf(new, sizeof(new), "%s.new", cf.replace);
+		(void)!rename(cf.replace, old);
+		(void)!rename(new, cf.replace);
+	}
+	if (cf.swap && *cf.swap && cf.image_name && !swapped && strcmp(path, cf.image_name) == 0) {
+		swapped = 1;
+		(void)!rename(cf.swap, cf.image_name);
+	}
+}
+
+static int fault_open(int (*real)(const char *, int, ...), const char *path, int flags, mode_t mode)
+{
+	int fd;
+
+	init();
+	if (cf.no_proc && strncmp(path, "/proc/self/fd/", 14) == 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	fd = real(path, flags, mode);
+	swap_after(path);
+	return fd;
+}
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	init();
+	return fault_open(real_open, path, flags, mode);
+}
+
+int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	init();
+	return fault_open(real_open64, path, flags, mode);
+}
+
+static int fault_openat(int (*real)(int, const char *, int, ...), int dir, const char *path, int flags,
+			mode_t mode)
+{
+	int fd;
+
+	init();
+	fd = real(dir, path, flags, mode);
+	swap_after(path);
+	return fd;
+}
+
+int openat(int dir, const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	init();
+	return fault_openat(real_openat, dir, path, flags, mode);
+}
+
+int openat64(int dir, const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	init();
+	return fault_openat(real_openat64, dir, path, flags, mode);
+}
+
+int stat(const char *path, struct stat *st)
+{
+	int r;
+
+	init();
+	r = real_stat(path, st);
+	swap_after(path);
+	return r;
+}
+
+int stat64(const char *path, struct stat64 *st)
+{
+	int r;
+
+	init();
+	r = real_stat64(path, st);
+	swap_after(path);
+	return r;
 }
 
 __attribute__((destructor)) static void stats(void)

@@ -23,6 +23,7 @@ TF=/devices/virtual/misc/test_firmware # test_firmware's device: DEVPATH prefix
 CONF=$T/fwload.conf                    # FWLOAD_CONF
 LOGF=$T/log                            # LOG= in the config, -l for fwload
 HOOKS=$T/hotplug.d                     # HOTPLUG_DIR
+RUN=$T/run/fwload                      # FWLOAD_RUNDIR (the config cache)
 FWLOAD=${TEST_FWLOAD:-$REPO/fwload}   # FWLOAD
 # shellcheck disable=SC2034 # for the cases
 FWBIN=$FWLOAD                          # fwload itself, when FWLOAD is a wrapper
@@ -134,7 +135,8 @@ kernel_env() {
 		${E_SEQNUM+"SEQNUM=$E_SEQNUM"} \
 		HOME=/ PATH="$KPATH" \
 		SYSFS="$SYS" FWLOAD_CONF="$CONF" FWLOAD="$FWLOAD" HOTPLUG_DIR="$HOOKS" \
-		PROCFS="$T/proc" \
+		FWLOAD_SHA256="${TEST_FWLOAD_SHA256:-$REPO/fwload-sha256}" \
+		PROCFS="$T/proc" FWLOAD_LIBEXEC="$REPO" FWLOAD_RUNDIR="$RUN" FWLOADCTL="$REPO/fwloadctl" \
 		"$@"
 }
 
@@ -142,6 +144,12 @@ kernel_env() {
 agent() {
 	# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")
 	kernel_env $TEST_SH "$REPO/firmware.agent" "$@"
+}
+
+# ctl ARG...: fwloadctl under the shell being tested.
+ctl() {
+	# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")
+	kernel_env $TEST_SH "$REPO/fwloadctl" "$@"
 }
 
 # hotplug ARG...: the multiplexer under the shell being tested.

@@ -97,6 +97,7 @@ for sh in ${SHELLS:-dash busybox}; do
 		(cd "$T/cwd" && exec timeout 10 env -i ACTION="$act" DEVPATH="$dev" SUBSYSTEM="$sub" \
 			FIRMWARE="$fw" TIMEOUT=60 ASYNC=0 SEQNUM=1 HOME=/ PATH=/sbin:/bin:/usr/sbin:/usr/bin \
 			SYSFS="$T/sys" PROCFS="$T/proc" FWLOAD_CONF="$T/conf" FWLOAD="$repo/fwload" \
+			FWLOAD_LIBEXEC="$repo" FWLOAD_RUNDIR="$T/run" \
 			$sh "$repo/firmware.agent" "$sub") >/dev/null 2>&1
 		status=$?
 		why=

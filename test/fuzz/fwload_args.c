@@ -8,17 +8,18 @@
  * run the invariants of the protocol are checked, and a violation aborts:
  *
  *   status 0     loading holds "10" and data is exactly the file named
+ *                (or, for -L, loading untouched)
  *   status 1     loading holds "-1"
  *   status 2, 3  loading is empty (refused before "1") or ends in "-1"
  *   status 100   loading was not touched
- *   status 111   loading was not touched
+ *   status 111   loading was not touched, or ends in "-1" (request gone)
  *
- * -s (another sysfs root), -l (a log file) and -m (the missing list) are
- * not fuzzed: they could make fwload write outside the temp dir. An
- * argument naming a regular file over 1 MiB is skipped too (fwload would
- * copy it), and so is one naming an executable file: fwload runs a COMMAND
- * given after FILE, and PATH is set to nowhere, so only "cannot run" is
- * fuzzed there. Sleeps are skipped, so waits cost no time.
+ * -s (another sysfs root) and -l (a log file) are not fuzzed: they could
+ * make fwload write outside the temp dir; every run gets "-lnone" first, so
+ * nothing reaches the host's kernel log. An argument naming a regular file
+ * over 1 MiB is skipped too (fwload would copy it), and so is one naming an
+ * executable file: fwload runs a COMMAND given after FILE (an absolute
+ * path), so only "cannot run" is fuzzed there. Waits (ppoll) do not sleep.
  */
 #define _GNU_SOURCE
 #include <setjmp.h>
@@ -40,25 +41,28 @@ static void fuzz_exit(int status)
 	longjmp(fuzz_jmp, 1);
 }
 
-static int fuzz_nanosleep(const struct timespec *req, struct timespec *rem)
+#include <poll.h>
+#include <signal.h>
+
+static int fuzz_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts, const sigset_t *mask)
 {
-	(void)req;
-	(void)rem;
-	return 0;
+	(void)ts;
+	(void)mask;
+	return n ? poll(fds, n, 0) : 0;
 }
 
 #define exit(s) fuzz_exit(s)
-#define nanosleep fuzz_nanosleep
+#define ppoll fuzz_ppoll
 #define main fwload_main
 #include "../../fwload.c"
 #undef main
 #undef exit
-#undef nanosleep
+#undef ppoll
 
 static char tmpdir[] = "/tmp/fwload-fuzz.XXXXXX";
 static char image[5000];
 
-static void put(const char *path, const void *buf, size_t n)
+static void put_file(const char *path, const void *buf, size_t n)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
@@ -99,8 +103,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	mkdir("sys/devices/fw", 0755);
 	for (size_t i = 0; i < sizeof(image); i++)
 		image[i] = (char)(i * 131 + 7);
-	put("img", image, sizeof(image));
-	put("empty", "", 0);
+	put_file("img", image, sizeof(image));
+	put_file("empty", "", 0);
 	setenv("SYSFS", "sys", 1);
 	setenv("PATH", "/nonexistent", 1);
 	unsetenv("TIMEOUT");
@@ -115,18 +119,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char buf[4096 + 1], *argv[17], loading[64];
+	char buf[4096 + 1], *argv[18], loading[64], lnone[] = "-lnone";
 	size_t n = size < 4096 ? size : 4096, nl;
-	int argc = 1, status;
+	int argc = 2, status;
+	sigset_t none;
 
 	memcpy(buf, data, n);
 	buf[n] = '\0';
 	argv[0] = "fwload";
-	for (char *p = buf; p < buf + n + 1 && argc < 16; p += strlen(p) + 1) {
+	argv[1] = lnone;
+	for (char *p = buf; p < buf + n + 1 && argc < 17; p += strlen(p) + 1) {
 		struct stat st;
 
-		if (p[0] == '-' && p[1] != '-' && (strchr(p, 's') || strchr(p, 'l') || strchr(p, 'm')))
-			return 0;  /* -s, -l, -m: see above */
+		if (p[0] == '-' && p[1] != '-' && (strchr(p, 's') || strchr(p, 'l')))
+			return 0;  /* -s, -l: see above */
 		if (stat(p, &st) == 0 && S_ISREG(st.st_mode) &&
 		    (st.st_size > (1 << 20) || access(p, X_OK) == 0))
 			return 0;
@@ -134,19 +140,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	argv[argc] = NULL;
 
-	put("sys/devices/fw/loading", "", 0);
-	put("sys/devices/fw/data", "", 0);
+	put_file("sys/devices/fw/loading", "", 0);
+	put_file("sys/devices/fw/data", "", 0);
 	memset(&opt, 0, sizeof(opt));
 	stop_signal = 0;
+	msg.len = 0;
+	child_len = 0;
+	child_nl = 0;
+	child_err = -1;
 	if (setjmp(fuzz_jmp) == 0)
 		status = fwload_main(argc, argv);
 	else
 		status = fuzz_status;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);  /* fwload blocks its stop signals */
 
 	nl = get("sys/devices/fw/loading", loading, sizeof(loading) - 1);
 	loading[nl] = '\0';
 	switch (status) {
 	case 0:
+		if (nl == 0 && !opt.image)
+			break;  /* -L MESSAGE: one log line, no request */
 		if (strcmp(loading, "10") || !opt.image || !same_content("sys/devices/fw/data", opt.image))
 			abort();
 		break;
@@ -160,8 +174,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		break;
 	case 100:
-	case 111:
 		if (nl)
+			abort();
+		break;
+	case 111:
+		if (nl && (nl < 2 || strcmp(loading + nl - 2, "-1")))
 			abort();
 		break;
 	default:

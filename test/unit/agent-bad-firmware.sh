@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # FIRMWARE that is not a safe relative name is refused, and the request
-# cancelled at once: loading gets -1, exit 4, one log line saying why. Each
+# cancelled at once (by fwload -c): loading gets -1, exit 4, one log line
+# saying why, names escaped by fwload. Each
 # bad name has a file that a careless agent would find and load.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
@@ -41,7 +42,13 @@ check() {
 	status_is 4
 	file_is "$REQ/loading" -1 "loading for FIRMWARE '$1'"
 	file_is "$REQ/data" "" "data for FIRMWARE '$1'"
-	log_has "fwload: bad FIRMWARE name ($2) for $TF/bad; request cancelled"
+	if [ ${#1} -lt 900 ]; then
+		grep -Fq "for $TF/bad; bad FIRMWARE name ($2)" "$LOGF" ||
+			fail "FIRMWARE '$1': no log line for '$2': $(cat "$LOGF")"
+	else  # a line that long is cut by fwload, marked so
+		grep -q '^fwload: cancelled bbbb.*\.\.\.$' "$LOGF" || fail "FIRMWARE '$1': log: $(cat "$LOGF")"
+	fi
+	[ "$(grep -c "" "$LOGF")" -eq 1 ] || fail "want one log line, got: $(cat "$LOGF")"
 	rm -f "$LOGF"
 }
 check '' "empty name"
@@ -66,7 +73,7 @@ unset E_FIRMWARE
 run agent firmware
 status_is 4
 file_is "$REQ/loading" -1
-log_has "fwload: bad FIRMWARE name (empty name) for $TF/bad; request cancelled"
+grep -Fq "for $TF/bad; bad FIRMWARE name (empty name)" "$LOGF" || fail "log: $(cat "$LOGF")"
 
 # Just inside the limits: valid names, looked up (and not found).
 for name in "$c255" "dir/$c255" "${long%?}" ..x a..b/c... .hidden; do
@@ -75,5 +82,5 @@ for name in "$c255" "dir/$c255" "${long%?}" ..x a..b/c... .hidden; do
 	run agent firmware
 	status_is 1
 	file_is "$REQ/loading" -1 "loading for FIRMWARE '$name'"
-	grep -q "^fwload: .* not found for $TF/edge in " "$LOGF" || fail "'$name' should be looked up; log: $(cat "$LOGF")"
+	grep -Eq "^fwload: cancelled .*(; not found in |\.\.\.$)" "$LOGF" || fail "'$name' should be looked up; log: $(cat "$LOGF")"
 done

@@ -16,8 +16,8 @@ run agent firmware
 status_is 1
 file_is "$REQ/loading" -1
 file_is "$REQ/data" ""
-grep -F "fwload: empty.bin not found for $E_DEVPATH in $R " "$LOGF" |
-	grep -Fq "; skipped $R/lib/firmware/empty.bin (empty file); request cancelled" ||
+grep -F "fwload: cancelled empty.bin for $E_DEVPATH; not found in $R " "$LOGF" |
+	grep -Fq "; skipped $R/lib/firmware/empty.bin (empty file)" ||
 	fail "no 'not found' line naming the skipped empty file; log: $(cat "$LOGF")"
 
 mkdir -p "$R/extra"
@@ -27,4 +27,4 @@ request empty.bin
 run agent firmware
 status_is 0
 file_is "$REQ/data" "later copy"
-log_has "fwload: empty.bin for $E_DEVPATH: skipped $R/lib/firmware/empty.bin (empty file)"
+log_matches "$(loaded_line empty.bin "$R/extra/empty.bin"); skipped $(ere "$R/lib/firmware/empty.bin") \\(empty file\\)"

@@ -3,7 +3,7 @@
 # SHA-256 matches -- of the image as the driver gets it, so after any
 # decompression. UNLISTED=load (the default) lets the others through;
 # UNLISTED=refuse aborts them, and everything when the manifest cannot be
-# read. --explain says which.
+# read. fwloadctl explain says which.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -42,7 +42,7 @@ sum=$(sha256sum <"$T/orig")
 echo "${sum%% *}  packed.bin" >>"$M"
 echo "not-a-digest  stray.bin" >>"$M"
 
-conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M" COMPRESSED=yes
 for name in good.bin vendor/sub.bin 0 packed.bin; do
 	request "$name"
 	run agent firmware
@@ -50,13 +50,13 @@ for name in good.bin vendor/sub.bin 0 packed.bin; do
 	file_is "$REQ/loading" 10 "loading for $name"
 done
 data_is "$T/orig"
-log_matches "fwload: loaded packed\.bin \(9000 bytes, [0-9]+ ms, SHA-256 verified\) from .*"
+log_matches "fwload: loaded packed\.bin \(9000 bytes, [0-9]+ ms\) from .* via .*/fwload-sha256 for .*"
 
 request bad.bin
 run agent firmware
 status_is 2
 file_is "$REQ/loading" 1-1
-log_matches "fwload: bad\.bin: SHA-256 mismatch: $(ere "$fw/bad.bin") gives [0-9a-f]{64}, the manifest wants [0-9a-f]{64}; request aborted"
+log_matches "fwload: bad\.bin: .*/fwload-sha256 failed \(exit status 1\) on $(ere "$fw/bad.bin"): fwload-sha256: SHA-256 mismatch: got [0-9a-f]{64}, want [0-9a-f]{64}; request aborted"
 
 # Not listed (or listed without a digest): loaded, unchecked ...
 for name in other.bin stray.bin; do
@@ -64,13 +64,13 @@ for name in other.bin stray.bin; do
 	run agent firmware
 	status_is 0
 	file_is "$REQ/loading" 10 "loading for unlisted $name"
-	log_matches "fwload: loaded $(ere "$name") \([0-9]+ bytes, [0-9]+ ms\) from .*"
+	why="not in $M"
+	[ "$name" = other.bin ] || why="listed in $M without a valid SHA-256"
+	log_matches "fwload: loaded $(ere "$name") \([0-9]+ bytes, [0-9]+ ms\) from $(ere "$fw/$name") for $(ere "$E_DEVPATH"); $(ere "$why"); loaded unchecked \(UNLISTED=load\)"
 done
-log_has "fwload: stray.bin: listed in $M without a valid SHA-256; loading it unchecked (UNLISTED=load)"
-log_has "fwload: other.bin: not in $M; loading it unchecked (UNLISTED=load)"
-run agent --explain other.bin
+run ctl explain other.bin
 grep -qx "manifest: $M: other.bin not listed; UNLISTED=load" "$T/stdout" || fail "$(cat "$T/stdout")"
-run agent --explain good.bin
+run ctl explain good.bin
 grep -Eqx "manifest: $(ere "$M") lists good\.bin: [0-9a-f]{64}, checked while loading" "$T/stdout" ||
 	fail "$(cat "$T/stdout")"
 
@@ -80,17 +80,17 @@ request other.bin
 run agent firmware
 status_is 2
 file_is "$REQ/loading" -1
-log_has "fwload: other.bin: not in $M, UNLISTED=refuse; request for $E_DEVPATH aborted"
+log_has "fwload: cancelled other.bin for $E_DEVPATH; not in $M, UNLISTED=refuse"
 request stray.bin
 run agent firmware
 status_is 2
-log_has "fwload: stray.bin: listed in $M without a valid SHA-256, UNLISTED=refuse; request for $E_DEVPATH aborted"
+log_has "fwload: cancelled stray.bin for $E_DEVPATH; listed in $M without a valid SHA-256, UNLISTED=refuse"
 request good.bin
 run agent firmware
 status_is 0
-run agent --explain other.bin
+run ctl explain other.bin
 status_is 2
-grep -qx "decision: refuse: other.bin is not in $M (UNLISTED=refuse); the request would be aborted" "$T/stdout" ||
+grep -qx "decision: not in $M, UNLISTED=refuse; the request would be aborted" "$T/stdout" ||
 	fail "$(cat "$T/stdout")"
 
 # A manifest from elsewhere: CRLF line ends and no newline at the end; a
@@ -115,13 +115,14 @@ for name in good.bin "back\\slash.bin" last.bin; do
 	run agent firmware
 	status_is 0
 	file_is "$REQ/loading" 10 "loading for $name (CRLF manifest)"
-	log_matches "fwload: loaded $(ere "$name") \([0-9]+ bytes, [0-9]+ ms, SHA-256 verified\) from .*"
+	# fwload writes a backslash as \x5c
+	log_matches "fwload: loaded $(ere "$(printf %s "$name" | sed 's/\\/\\x5c/g')") \([0-9]+ bytes, [0-9]+ ms\) from .* via .*/fwload-sha256 for .*"
 done
 request odd.bin
 run agent firmware
 status_is 2
 file_is "$REQ/loading" -1
-log_has "fwload: odd.bin: not in $T/SUMS2, UNLISTED=refuse; request for $E_DEVPATH aborted"
+log_has "fwload: cancelled odd.bin for $E_DEVPATH; not in $T/SUMS2, UNLISTED=refuse"
 
 # No manifest to read: with UNLISTED=refuse nothing loads.
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$T/nonexistent" UNLISTED=refuse
@@ -129,9 +130,9 @@ request good.bin
 run agent firmware
 status_is 2
 file_is "$REQ/loading" -1
-log_has "fwload: good.bin: cannot read the manifest $T/nonexistent, UNLISTED=refuse; request for $E_DEVPATH aborted"
+log_has "fwload: cancelled good.bin for $E_DEVPATH; cannot read the manifest $T/nonexistent, UNLISTED=refuse"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$T/nonexistent"
 request good.bin
 run agent firmware
 status_is 0
-log_has "fwload: good.bin: cannot read the manifest $T/nonexistent; loading it unchecked (UNLISTED=load)"
+log_matches "fwload: loaded good\\.bin .*; cannot read the manifest $(ere "$T/nonexistent"); loaded unchecked \\(UNLISTED=load\\)"

@@ -16,7 +16,7 @@ for name in "x.bin$nl" "x${nl}y/z.bin" "x$(printf '\033')[2J.bin"; do
 	status_is 4
 	file_is "$REQ/loading" -1 "loading for FIRMWARE '$name'"
 	file_is "$REQ/data" "" "data for FIRMWARE '$name'"
-	grep -q "^fwload: bad FIRMWARE name (control character in name) for $TF/x" "$LOGF" ||
+	grep -q "^fwload: cancelled x.* for $TF/x.*; bad FIRMWARE name (control character in name)\$" "$LOGF" ||
 		fail "no log line for FIRMWARE '$name': $(cat "$LOGF")"
 	rm -f "$LOGF"
 done

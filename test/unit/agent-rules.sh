@@ -3,7 +3,8 @@
 # first rule whose conditions (firmware=, devpath=, model=, compatible=
 # globs) all hold gives the request another file name (name=) and/or a
 # directory searched first (dir=). Lines it cannot use are reported and
-# skipped. --explain names the rule.
+# skipped (once: the rules are compiled into the config cache). fwloadctl
+# explain names the rule.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -51,26 +52,31 @@ expect dev.bin "for device b" /devices/platform/dev-b/dev.bin
 log_has "fwload: $T/fwload.rules:8: 'frobnicate=yes' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR; rule ignored"
 log_has "fwload: $T/fwload.rules:9: no name= or dir=; rule ignored"
 log_has "fwload: $T/fwload.rules:10: name=../x: '..' component; rule ignored"
+[ "$(grep -c "fwload.rules:8:" "$LOGF")" = 1 ] || fail "a bad rule reported more than once: $(cat "$LOGF")"
 
-run agent --explain brcm/wifi.txt
+run ctl explain brcm/wifi.txt
 status_is 0
 grep -qx "rule:     $T/fwload.rules:4 applies: name=brcm/wifi.acme,widget-v2.txt" "$T/stdout" || fail "$(cat "$T/stdout")"
 grep -qx "search:   $fw/brcm/wifi.acme,widget-v2.txt: found" "$T/stdout" || fail "$(cat "$T/stdout")"
-run agent --explain cal.bin
+run ctl explain cal.bin
 grep -qx "rule:     $T/fwload.rules:5 applies: dir=/boards/v2" "$T/stdout" || fail "$(cat "$T/stdout")"
 grep -qx "search:   $R/boards/v2/cal.bin: found" "$T/stdout" || fail "$(cat "$T/stdout")"
-run agent --explain dev.bin
+run ctl explain dev.bin
 grep -qx "rule:     none of $T/fwload.rules applies" "$T/stdout" || fail "$(cat "$T/stdout")"
-run agent --explain dev.bin /devices/platform/dev-b/dev.bin
+run ctl explain dev.bin /devices/platform/dev-b/dev.bin
 grep -qx "rule:     $T/fwload.rules:7 applies: name=dev-b.bin" "$T/stdout" || fail "$(cat "$T/stdout")"
 
-# Another board: the model rule no longer holds, the next one does.
+# Another board: the model rule no longer holds, the next one does. (The
+# device tree is read when the config cache is made: it does not change
+# while a system runs, and the cache's run directory is emptied at boot.)
 printf 'Acme Widget v1\0' >"$dt/model"
 printf 'acme,widget-v1\0acme,widget\0' >"$dt/compatible"
+rm -r "$RUN"
 expect cal.bin "other calibration"
 expect brcm/wifi.txt generic
 # No device tree at all: model= and compatible= hold for nothing.
 rm -r "$SYS/firmware"
+rm -r "$RUN"
 expect cal.bin "other calibration"
 expect brcm/wifi.txt generic
 
@@ -80,7 +86,7 @@ request dev.bin /devices/platform/dev-b/dev.bin
 run agent firmware
 status_is 1
 file_is "$REQ/loading" -1
-log_matches "fwload: dev-b\.bin \(for dev\.bin\) not found for /devices/platform/dev-b/dev\.bin in .*; request cancelled"
+log_matches "fwload: cancelled dev\.bin for /devices/platform/dev-b/dev\.bin; dev-b\.bin \(for dev\.bin\) not found in .*"
 
 # RULES= elsewhere; an unreadable one is reported and ignored.
 mv "$T/fwload.rules" "$T/board.rules"
@@ -89,7 +95,7 @@ conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "RULES=$T/board.rules"
 expect cal.bin "other calibration"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "RULES=$T"
 expect cal.bin "generic calibration"
-log_has "fwload: cannot read $T; no rules applied"
+log_has "fwload: $T: cannot read it; no rules applied"
 
 # CRLF line ends (a file edited on Windows) and no newline at the end.
 printf 'firmware=cal.bin dir=/boards/other\r\nfirmware=dev.bin name=dev-b.bin\r' >"$T/board.rules"

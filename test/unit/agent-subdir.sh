@@ -22,4 +22,4 @@ request vendor/sub/dir.bin
 run agent firmware
 status_is 1
 file_is "$REQ/loading" -1
-log_matches "fwload: vendor/sub/dir\\.bin not found for $(ere "$TF")/vendor!sub!dir\\.bin in .*; request cancelled"
+log_matches "fwload: cancelled vendor/sub/dir\\.bin for $(ere "$TF")/vendor!sub!dir\\.bin; not found in .*"

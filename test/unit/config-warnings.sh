@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
-# A line the agent cannot understand (unknown key, no '=', a bad LOG value)
-# is reported in the log with its line number and ignored; the request is
-# still served. Comments, blank lines, leading blanks and a last line
-# without a newline are all fine.
+# A line the agent cannot understand (unknown key, no '=', a bad value) is
+# reported in the log (through fwload -L) with its line number and ignored,
+# once: not again on the next event, while the config is unchanged. The
+# request is still served. Comments, blank lines, leading blanks and a last
+# line without a newline are all fine.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -33,8 +34,39 @@ fwload: $CONF:6: not KEY=VALUE; ignored
 fwload: $CONF:7: LOG wants kmsg, syslog, none or /FILE; ignored
 fwload: $CONF:10: unknown setting firmware_path; ignored
 END
-diff "$T/want" "$T/stderr" || fail "warnings on stderr"
 sed '$d' "$LOGF" | diff "$T/want" - || fail "warnings in the log"
 tail -n 1 "$LOGF" | grep -Eqx "$(loaded_line x.bin "$R/extra/x.bin")" ||
 	fail "the log should end with fwload's line: $(cat "$LOGF")"
 no_file "$T/relative" "LOG=relative/file was used"
+
+# Once: the next event says nothing more about them.
+request x.bin
+run agent firmware
+status_is 0
+[ "$(grep -c "$CONF:" "$LOGF")" = 4 ] || fail "warnings repeated: $(cat "$LOGF")"
+
+# Every other key's checks (fwloadctl shows them on stderr).
+conf "LOG=$LOGF" COMPRESSED=maybe UNLISTED=x FORCE_FALLBACK=1 SOURCE=udev TIMEOUT=-1 DEADLINE=0 \
+	MAX_SIZE=12T FIRMWARE_ROOT=rel MISSING_DIR=rel MISSING_LIST=/run/x MAX_SIZE=64M DEADLINE=30
+run ctl status
+cat >"$T/want" <<END
+fwload: $CONF:2: COMPRESSED wants yes or no; ignored
+fwload: $CONF:3: UNLISTED wants load or refuse; ignored
+fwload: $CONF:4: FORCE_FALLBACK wants yes or no; ignored
+fwload: $CONF:5: SOURCE wants auto, helper or hotplugd; ignored
+fwload: $CONF:6: TIMEOUT wants whole seconds; ignored
+fwload: $CONF:7: DEADLINE wants whole seconds, more than 0; ignored
+fwload: $CONF:8: MAX_SIZE wants bytes, with K, M or G; ignored
+fwload: $CONF:9: FIRMWARE_ROOT wants an absolute path; ignored
+fwload: $CONF:10: MISSING_DIR wants an absolute path; ignored
+fwload: $CONF:11: MISSING_LIST is now MISSING_DIR=/DIR (one file per name); ignored
+END
+diff "$T/want" "$T/stderr" || fail "warnings on stderr"
+# The good MAX_SIZE and DEADLINE reach fwload.
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\n' "$T/args" >"$T/fwload-args"
+chmod 755 "$T/fwload-args"
+FWLOAD=$T/fwload-args
+conf "FIRMWARE_PATH=$R/extra" MAX_SIZE=64M DEADLINE=30
+request x.bin
+run agent firmware
+tr '\n' ' ' <"$T/args" | grep -q -- "-S 64M -T 30 " || fail "fwload got: $(cat "$T/args")"

@@ -15,7 +15,7 @@ status_is 2
 file_is "$REQ/loading" 1-1
 head -c 10000 "$T/img" >"$T/part"
 data_is "$T/part"
-log_has "fwload: x.bin: cannot write $REQ/data: Input/output error (errno 5); request aborted"
+log_has "fwload: x.bin: cannot write $REQ/data: errno 5 (EIO); request aborted"
 
 request x.bin
 clean $PRELOAD FAULT_SHORT=4096 $DYN -v -s "$SYS" "$E_DEVPATH" "$T/img" 0<&- 1>&- 2>&-

@@ -26,7 +26,7 @@ aborts() {
 	esac
 	status_is 2
 	file_is "$REQ/loading" 1-1 "loading ($how, $*)"
-	stderr_matches "fwload: x\\.bin: $msg: Input/output error \\(errno 5\\); request aborted"
+	stderr_matches "fwload: x\\.bin: $msg: errno 5 \\(EIO\\); request aborted"
 	head -c "$at" "$T/big" >"$T/part"
 	data_is "$T/part"
 }

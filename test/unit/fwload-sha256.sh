@@ -1,61 +1,113 @@
 # SPDX-License-Identifier: MIT
-# fwload -H SHA256: the digest of what went into data, computed on the way,
-# must match before "0" is written. The FIPS 180-4 example messages (and the
-# classic one million 'a') with their published digests; random images of
-# every length around the 64-byte block and its 56-byte padding limit, and
-# larger ones, against sha256sum; the file, pipe and filter paths. A
-# mismatch aborts ("1-1", exit 2) and says both digests.
+# fwload-sha256 HEX [COMMAND [ARG]...]: copies its input (or COMMAND's
+# output) through, and exits 0 only if the SHA-256 of what went through is
+# HEX and COMMAND exited 0. The FIPS 180-4 examples (and the empty message
+# and a million 'a') with their published digests; random data of every
+# length around the 64-byte block and its 56-byte padding limit, and 1 MiB,
+# against sha256sum. Chained into fwload's COMMAND slot, a mismatch or a
+# failing COMMAND ends in "-1" and says why.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
-# verified FILE DIGEST [HOW]: the image loads, whole, with -H DIGEST.
-verified() {
-	request x.bin
-	case ${3:-file} in
-	file) run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -H "$2" "$E_DEVPATH" "$1" ;;
-	pipe) dd if="$1" bs=65536 2>/dev/null | run clean "$FWLOAD" -s "$SYS" -H "$2" "$E_DEVPATH" -; st=$? ;;
-	filter) run clean "$FWLOAD" -s "$SYS" -H "$2" "$E_DEVPATH" - cat <"$1" ;;
-	esac
+SHA=${TEST_FWLOAD_SHA256:-$REPO/fwload-sha256}
+
+# passes FILE HEX: the filter copies FILE whole and exits 0.
+passes() {
+	run clean "$SHA" "$2" <"$1"
 	status_is 0
-	file_is "$REQ/loading" 10 "loading ($1, ${3:-file})"
-	data_is "$1"
+	cmp -s "$1" "$T/stdout" || fail "the output differs from $1"
+	stderr_is ''
 }
 
+: >"$T/empty"
+passes "$T/empty" e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
 printf abc >"$T/abc"
-verified "$T/abc" ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
-log_matches "fwload: loaded x\.bin \(3 bytes, [0-9]+ ms, SHA-256 verified\) from $(ere "$T/abc") for $(ere "$E_DEVPATH")"
+passes "$T/abc" ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+passes "$T/abc" BA7816BF8F01CFEA414140DE5DAE2223B00361A396177A9CB410FF61F20015AD
 printf abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq >"$T/448"
-verified "$T/448" 248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1
+passes "$T/448" 248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1
 printf abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu >"$T/896"
-verified "$T/896" cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1
+passes "$T/896" cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1
 head -c 1000000 /dev/zero | tr '\0' a >"$T/million"
-verified "$T/million" cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0
-verified "$T/million" cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0 pipe
-verified "$T/million" CDC76E5C9914FB9281A1C7E284D73E67F1809A48A497200E046D39CCC7112CD0 filter
+passes "$T/million" cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0
 
-for n in 1 55 56 57 63 64 65 119 120 127 128 129 4095 4096 4097 65537 262143 262145 1048577; do
+for n in 1 55 56 57 63 64 65 119 120 127 128 129 4095 4096 4097 65535 65536 65537 1048576; do
 	mkimage "$T/img" "$n"
 	sum=$(sha256sum <"$T/img") || fail "sha256sum"
-	verified "$T/img" "${sum%% *}"
+	passes "$T/img" "${sum%% *}"
 done
-verified "$T/img" "${sum%% *}" pipe
+# 1 MiB through a pipe, in odd pieces.
+sum=$(sha256sum <"$T/img")
+dd if="$T/img" bs=7777 2>/dev/null | run clean "$SHA" "${sum%% *}"
+st=$?
+status_is 0
+cmp -s "$T/img" "$T/stdout" || fail "1 MiB through a pipe differs"
 
-# One bit off: refused, and both digests said.
-request x.bin
-run clean "$FWLOAD" -s "$SYS" -n x.bin -H ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ac \
-	"$E_DEVPATH" "$T/abc"
+# A mismatch: status 1, both digests said; the data still went through.
+run clean "$SHA" ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ac <"$T/abc"
+status_is 1
+file_is "$T/stdout" abc stdout
+stderr_is "fwload-sha256: SHA-256 mismatch: got ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad, want ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ac"
+
+# COMMAND: its output is hashed (a decompressor), our input is its input.
+/usr/bin/xz -c "$T/img" >"$T/img.xz" || fail xz
+run clean "$SHA" "${sum%% *}" /usr/bin/xz -dc <"$T/img.xz"
+status_is 0
+cmp -s "$T/img" "$T/stdout" || fail "xz -dc through the filter differs"
+# COMMAND fails (a truncated archive): status 2 even if the digest matched
+# what came out, and COMMAND's own message is there.
+head -c 1000 "$T/img.xz" >"$T/half.xz"
+part=$(/usr/bin/xz -dc <"$T/half.xz" 2>/dev/null | sha256sum)
+run clean "$SHA" "${part%% *}" /usr/bin/xz -dc <"$T/half.xz"
 status_is 2
-file_is "$REQ/loading" 1-1
-data_is "$T/abc"
-stderr_is "fwload: x.bin: SHA-256 mismatch: $T/abc gives ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad, the manifest wants ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ac; request aborted"
+grep -q '^fwload-sha256: /usr/bin/xz failed$' "$T/stderr" || fail "no failure line: $(cat "$T/stderr")"
+grep -q 'xz: ' "$T/stderr" || fail "xz's own message is missing: $(cat "$T/stderr")"
+run clean "$SHA" "${sum%% *}" /nonexistent/xz -dc <"$T/img.xz"
+status_is 2
+grep -q '^fwload-sha256: cannot run /nonexistent/xz: ' "$T/stderr" || fail "no 'cannot run': $(cat "$T/stderr")"
 
-# Not a digest: a usage error, and the request untouched.
+# Usage: 100, nothing read.
 for bad in '' abc ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015a \
 	ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015add \
 	ga7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad; do
-	request x.bin
-	run clean "$FWLOAD" -s "$SYS" -H "$bad" "$E_DEVPATH" "$T/abc"
+	run clean "$SHA" "$bad" <"$T/abc"
 	status_is 100
-	untouched
-	grep -qx "fwload: -H wants a SHA-256 digest: 64 hex digits" "$T/stderr" || fail "-H '$bad': $(cat "$T/stderr")"
+	stdout_is ''
 done
+run clean "$SHA" </dev/null
+status_is 100
+run clean "$SHA" ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad xz -dc <"$T/abc"
+status_is 100
+run clean "$SHA" --version
+status_is 0
+stdout_is "fwload-sha256 $(cat "$REPO/VERSION")"
+run clean "$SHA" --help
+status_is 0
+grep -q '^usage: fwload-sha256 HEX' "$T/stdout" || fail "--help: $(cat "$T/stdout")"
+
+# In fwload's COMMAND slot: the image loads when the digest matches, from a
+# file, standard input, and chained with a decompressor; a mismatch ends in
+# "-1" with fwload-sha256's line in fwload's.
+request x.bin
+run clean "$FWLOAD" -s "$SYS" -l "$LOGF" "$E_DEVPATH" "$T/img" "$SHA" "${sum%% *}"
+status_is 0
+file_is "$REQ/loading" 10
+data_is "$T/img"
+request x.bin
+run clean "$FWLOAD" -s "$SYS" "$E_DEVPATH" - "$SHA" "${sum%% *}" <"$T/img"
+status_is 0
+data_is "$T/img"
+request x.bin
+run clean "$FWLOAD" -s "$SYS" "$E_DEVPATH" "$T/img.xz" "$SHA" "${sum%% *}" /usr/bin/xz -dc
+status_is 0
+file_is "$REQ/loading" 10
+data_is "$T/img"
+request x.bin
+run clean "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" "$T/abc" "$SHA" ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ac
+status_is 2
+file_is "$REQ/loading" 1-1
+stderr_is "fwload: x.bin: $SHA failed (exit status 1) on $T/abc: fwload-sha256: SHA-256 mismatch: got ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad, want ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ac; request aborted"
+request x.bin
+run clean "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" "$T/half.xz" "$SHA" "${part%% *}" /usr/bin/xz -dc
+status_is 2
+file_is "$REQ/loading" 1-1

@@ -3,9 +3,10 @@
 # make install DESTDIR= with non-default paths puts every file where it
 # belongs, with its mode, rewrites the scripts' default paths, links the hook
 # to the agent's run-time path (no DESTDIR in it), keeps an existing
-# fwload.conf, installs no rules file (the agent reads it on every event;
-# etc/fwload.rules.example is documentation), and make uninstall removes
-# everything but the config.
+# fwload.conf, installs no rules file (etc/fwload.rules.example is
+# documentation) and no empty hotplug.d/default (each uevent would pay to
+# look into it; fwloadctl setup makes it when it needs it), and make
+# uninstall removes everything but the config.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -20,9 +21,11 @@ mode() {
 mode "$D/usr/sbin/fwload" 755
 mode "$D/usr/sbin/hotplug" 755
 mode "$D/usr/lib/fwload/firmware.agent" 755
+mode "$D/usr/lib/fwload/fwload-lib.sh" 644
+mode "$D/usr/sbin/fwloadctl" 755
 mode "$D/opt/etc/fwload.conf" 644
 no_file "$D/opt/etc/fwload.rules" "an installed rules file (read on every event; an example is in etc/)"
-[ -e "$D/opt/etc/hotplug.d/default" ] && fail "an empty hotplug.d/default (every uevent would look into it)"
+no_file "$D/opt/etc/hotplug.d/default" "an empty hotplug.d/default"
 assert_eq "hook link" /usr/lib/fwload/firmware.agent "$(readlink "$D/opt/etc/hotplug.d/firmware/50-firmware.hotplug")"
 cmp -s "$REPO/fwload" "$D/usr/sbin/fwload" || fail "installed fwload differs from the build"
 
@@ -32,9 +35,17 @@ grep -qxF 'conf=${FWLOAD_CONF:-/opt/etc/fwload.conf}' "$D/usr/lib/fwload/firmwar
 	fail "the agent's FWLOAD_CONF default not rewritten"
 grep -qxF 'fwload=${FWLOAD:-/usr/sbin/fwload}' "$D/usr/lib/fwload/firmware.agent" ||
 	fail "the agent's FWLOAD default not rewritten"
-grep -qxF 'hotplug=${FWLOAD_HOTPLUG:-/usr/sbin/hotplug}' "$D/usr/lib/fwload/firmware.agent" ||
-	fail "the agent's FWLOAD_HOTPLUG default not rewritten"
-! grep -q "$D" "$D/usr/sbin/hotplug" "$D/usr/lib/fwload/firmware.agent" ||
+grep -qxF 'libexec=${FWLOAD_LIBEXEC:-/usr/lib/fwload}' "$D/usr/lib/fwload/firmware.agent" ||
+	fail "the agent's FWLOAD_LIBEXEC default not rewritten"
+grep -qF 'exec "${FWLOADCTL:-/usr/sbin/fwloadctl}"' "$D/usr/lib/fwload/firmware.agent" ||
+	fail "the agent's FWLOADCTL default not rewritten"
+for v in 'conf=${FWLOAD_CONF:-/opt/etc/fwload.conf}' 'fwload=${FWLOAD:-/usr/sbin/fwload}' \
+	'libexec=${FWLOAD_LIBEXEC:-/usr/lib/fwload}' 'hotplug=${FWLOAD_HOTPLUG:-/usr/sbin/hotplug}' \
+	'hotplugd=${FWLOAD_HOTPLUGD:-/usr/sbin/hotplugd}' 'hooks=${HOTPLUG_DIR:-/opt/etc/hotplug.d}' \
+	"version=$(cat "$REPO/VERSION")"; do
+	grep -qxF "$v" "$D/usr/sbin/fwloadctl" || fail "fwloadctl: no line $v"
+done
+! grep -q "$D" "$D/usr/sbin/hotplug" "$D/usr/lib/fwload/firmware.agent" "$D/usr/sbin/fwloadctl" ||
 	fail "DESTDIR leaked into an installed script"
 
 # A second install keeps the administrator's config.

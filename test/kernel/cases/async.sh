@@ -5,4 +5,4 @@
 mkimage fwload-test-async.bin 100000
 request fwload-test-async.bin trigger_async_request
 request_fails fwload-test-async-missing.bin 12 trigger_async_request
-kmsg 'fwload: fwload-test-async-missing.bin not found'
+kmsg 'fwload: cancelled fwload-test-async-missing.bin for .*; not found in '

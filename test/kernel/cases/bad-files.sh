@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # What sits at the firmware's path is not a usable file: a directory, a
 # FIFO (must not hang anything), a device node, a dangling link. Each is
-# skipped like the kernel does, noted in the log, and with nothing else
-# found the request is cancelled at once (ENOENT). A link that ends outside
+# skipped like the kernel does, and with nothing else found the request is
+# cancelled at once (ENOENT); fwloadctl explain says what each one is. A link that ends outside
 # every searched directory is not followed there: the request is aborted.
 # A link that ends inside one is loaded.
 . ../lib.sh
@@ -13,7 +13,9 @@ ln -s nowhere "$FW/fwload-test-dangling.bin"
 for what in dir:'a directory' fifo:'not a regular file' dev:'not a regular file' dangling:'dangling symlink'; do
 	name=fwload-test-${what%%:*}.bin
 	request_fails "$name" 2
-	kmsg "fwload: $name not found for .*; skipped $FW/$name \(${what#*:}\); request cancelled"
+	kmsg "fwload: cancelled $name for .*; not found in .*"
+	fwloadctl explain "$name" >/run/explain.out
+	grep -qx "search:   $FW/$name: ${what#*:}, skipped" /run/explain.out || fail "explain $name: $(cat /run/explain.out)"
 done
 
 mkdir -p /run/secret

@@ -25,13 +25,13 @@ done
 
 mkimage fwload-test-abs.bin 100
 request_fails /run/fw/fwload-test-abs.bin 2
-kmsg "fwload: bad FIRMWARE name \(absolute path\) for /devices/virtual/misc/test_firmware/!run!fw!fwload-test-abs.bin; request cancelled"
+kmsg "fwload: cancelled /run/fw/fwload-test-abs.bin for /devices/virtual/misc/test_firmware/!run!fw!fwload-test-abs.bin; bad FIRMWARE name \(absolute path\)"
 
 nl='fwload-test-nl
 .bin'
 printf x >"$FW/$nl"
 request_fails "$nl" 2
-kmsg 'fwload: bad FIRMWARE name \(control character in name\) for /devices/virtual/misc/test_firmware/fwload-test-nl\?\.bin; request cancelled'
+kmsg 'fwload: cancelled fwload-test-nl\\x0a\.bin for /devices/virtual/misc/test_firmware/fwload-test-nl\\x0a\.bin; bad FIRMWARE name \(control character in name\)'
 ctl=$(printf 'fwload-test-\001.bin')
 printf x >"$FW/$ctl"
 request_fails "$ctl" 2

@@ -5,4 +5,4 @@
 . ../lib.sh
 : >"$FW/fwload-test-empty.bin"
 request_fails fwload-test-empty.bin 2
-kmsg "fwload: fwload-test-empty.bin not found for /devices/virtual/misc/test_firmware/fwload-test-empty.bin in .*; skipped /run/fw/fwload-test-empty.bin \\(empty file\\); request cancelled"
+kmsg "fwload: cancelled fwload-test-empty.bin for /devices/virtual/misc/test_firmware/fwload-test-empty.bin; not found in .*; skipped /run/fw/fwload-test-empty.bin \\(empty file\\)"

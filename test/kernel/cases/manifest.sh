@@ -11,15 +11,15 @@ cp /fixtures/image.xz "$FW/fwload-test-sum-xz.bin.xz"
 sum=$(sha256sum </fixtures/image)
 echo "${sum%% *}  fwload-test-sum-xz.bin" >>/run/SHA256SUMS
 echo "${sum%% *}  fwload-test-sum-bad.bin" >>/run/SHA256SUMS
-conf FIRMWARE_PATH=/run/fw LOG=kmsg MANIFEST=/run/SHA256SUMS UNLISTED=refuse
+conf FIRMWARE_PATH=/run/fw LOG=kmsg MANIFEST=/run/SHA256SUMS UNLISTED=refuse COMPRESSED=yes
 
 request fwload-test-sum.bin
-kmsg "fwload: loaded fwload-test-sum.bin \(300001 bytes, [0-9]+ ms, SHA-256 verified\) from $FW/fwload-test-sum.bin for "
+kmsg "fwload: loaded fwload-test-sum.bin \(300001 bytes, [0-9]+ ms\) from $FW/fwload-test-sum.bin via /lib/fwload/fwload-sha256 for "
 trigger trigger_request fwload-test-sum-xz.bin
 [ "$err" = 0 ] || fail "sum-xz: errno $err"
 cmp /fixtures/image /dev/test_firmware || fail "sum-xz: the driver got a different image"
-kmsg "fwload: loaded fwload-test-sum-xz.bin \(1000003 bytes, [0-9]+ ms, SHA-256 verified\) from $FW/fwload-test-sum-xz.bin.xz via "
+kmsg "fwload: loaded fwload-test-sum-xz.bin \(1000003 bytes, [0-9]+ ms\) from $FW/fwload-test-sum-xz.bin.xz via /lib/fwload/fwload-sha256 for "
 request_fails fwload-test-sum-bad.bin 2
-kmsg "fwload: fwload-test-sum-bad.bin: SHA-256 mismatch: $FW/fwload-test-sum-bad.bin gives [0-9a-f]{64}, the manifest wants ${sum%% *}; request aborted"
+kmsg "fwload: fwload-test-sum-bad.bin: /lib/fwload/fwload-sha256 failed \(exit status 1\) on $FW/fwload-test-sum-bad.bin: fwload-sha256: SHA-256 mismatch: got [0-9a-f]{64}, want ${sum%% *}; request aborted"
 request_fails fwload-test-unlisted.bin 2
-kmsg "fwload: fwload-test-unlisted.bin: not in /run/SHA256SUMS, UNLISTED=refuse; request for /devices/virtual/misc/test_firmware/fwload-test-unlisted.bin aborted"
+kmsg "fwload: cancelled fwload-test-unlisted.bin for /devices/virtual/misc/test_firmware/fwload-test-unlisted.bin; not in /run/SHA256SUMS, UNLISTED=refuse"

@@ -27,6 +27,6 @@ trigger trigger_request fwload-test-alias.bin
 cmp "$FW/fwload-test-real.bin" /dev/test_firmware || fail "alias: not the renamed file"
 kmsg "fwload: loaded fwload-test-alias.bin \(4000 bytes, [0-9]+ ms\) from $FW/fwload-test-real.bin for "
 echo "ok: devpath= renamed the request"
-/lib/fwload/firmware.agent --explain fwload-test-cal.bin >/run/explain.out
+fwloadctl explain fwload-test-cal.bin >/run/explain.out
 grep -qx "rule:     /etc/fwload.rules:2 applies: dir=/run/boards/v2" /run/explain.out ||
-	fail "--explain: $(cat /run/explain.out)"
+	fail "fwloadctl explain: $(cat /run/explain.out)"

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: MIT
-# firmware.agent --rescan serves every request pending in SYSFS/class/firmware
+# fwloadctl rescan serves every request pending in SYSFS/class/firmware
 # (each a link to its request directory, the name in its uevent file), as if
 # its uevent came now: a present image is loaded, a missing one cancelled;
-# one line per request on stdout, exit status the worst of them.
+# one line per request on stdout, exit status the worst of them. A
+# firmware-upload device is no request: left alone. A request another
+# answerer holds (5) counts as fine.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -14,8 +16,13 @@ pending gone.bin
 gone=$REQ
 : >"$SYS/class/firmware/timeout"  # the class's own attribute, not a request
 
+mkimage "$T/fw/flash.bin" 100
+pending flash.bin
+flash=$REQ
+: >"$flash/remaining_size"
+
 unset E_ACTION E_DEVPATH E_FIRMWARE E_SUBSYSTEM E_TIMEOUT E_ASYNC E_SEQNUM
-run agent --rescan
+run ctl rescan
 status_is 1
 file_is "$here/loading" 10
 REQ=$here
@@ -25,3 +32,19 @@ grep -qx 'sub/here.bin: 0' "$T/stdout" || fail "no line for sub/here.bin: $(cat 
 grep -qx 'gone.bin: 1' "$T/stdout" || fail "no line for gone.bin: $(cat "$T/stdout")"
 grep -q "^fwload: loaded sub/here.bin (5000 bytes, [0-9]* ms) from $T/fw/sub/here.bin for $TF/sub!here.bin\$" "$LOGF" ||
 	fail "no load line: $(cat "$LOGF")"
+file_is "$flash/loading" "" "the upload device's loading"
+file_is "$flash/data" "" "the upload device's data"
+! grep -q flash "$T/stdout" || fail "the upload device was rescanned: $(cat "$T/stdout")"
+
+# Busy (another answerer holds the request): fine.
+rm -r "$SYS/class/firmware"/*
+pending held.bin
+printf '#!/bin/sh\nexit 5\n' >"$T/busy-fwload"
+chmod 755 "$T/busy-fwload"
+FWLOAD=$T/busy-fwload
+mkimage "$T/fw/held.bin" 100
+run ctl rescan
+status_is 0
+stdout_is "held.bin: 5"
+run ctl rescan extra
+status_is 100

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# firmware.agent --rescan --watch SECONDS keeps looking once a second: a
+# fwloadctl rescan --watch SECONDS keeps looking once a second: a
 # request that appears later (with no uevent) is served; SIGTERM ends the
 # watch at once; a bad SECONDS is a usage error.
 # shellcheck source=../lib.sh
@@ -8,7 +8,7 @@
 conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw"
 mkimage "$T/fw/late.bin" 4000
 mkdir -p "$SYS/class/firmware"
-agent --rescan --watch 8 >"$T/watch.out" 2>&1 &
+ctl rescan --watch 8 >"$T/watch.out" 2>&1 &
 watch=$!
 sleep 1
 pending late.bin
@@ -28,5 +28,5 @@ done
 ! kill -0 $watch 2>/dev/null || fail "the watch did not stop on SIGTERM"
 grep -qx 'late.bin: 0' "$T/watch.out" || fail "watch said: $(cat "$T/watch.out")"
 
-run agent --rescan --watch soon
+run ctl rescan --watch soon
 status_is 100

@@ -1,0 +1,180 @@
+# SPDX-License-Identifier: MIT
+# shellcheck disable=SC2086 # $TEST_SH is a command line ("busybox sh")
+# fwloadctl setup, what an init script runs once: our hotplug as the uevent
+# helper, the sysfs fallback forced on, the timeout from TIMEOUT=, then a
+# rescan that serves a request made before; one line says what it did.
+# It never breaks a board: a helper already set (busybox mdev) is kept for
+# every other subsystem through a hook in hotplug.d/default/ that skips
+# firmware (mdev would cancel every request), or setup refuses unless
+# --replace. A kernel without the fallback, or without a uevent helper
+# (then hotplugd, started once), is named.
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+
+P=$T/proc
+H=$P/sys/kernel/hotplug
+F=$P/sys/kernel/firmware_config/force_sysfs_fallback
+CHAIN=$HOOKS/default/00-previous-helper.hotplug
+mkdir -p "${F%/*}" "$SYS/class/firmware" "$HOOKS/firmware"
+: >"$H"
+echo 0 >"$F"
+echo 60 >"$SYS/class/firmware/timeout"
+conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw" TIMEOUT=9
+mkimage "$T/fw/early.bin" 3000
+pending early.bin
+unset E_ACTION E_DEVPATH E_FIRMWARE E_SUBSYSTEM E_TIMEOUT E_ASYNC E_SEQNUM
+
+# setup [ARG...]: fwloadctl setup as root runs it, hotplug at /sbin/hotplug.
+setup() {
+	run kernel_env FWLOAD_HOTPLUG=/sbin/hotplug FWLOAD_HOTPLUGD="$T/hotplugd" $TEST_SH "$REPO/fwloadctl" setup "$@"
+}
+
+setup
+status_is 0
+file_is "$H" '/sbin/hotplug
+'
+file_is "$F" '1
+'
+file_is "$SYS/class/firmware/timeout" '9
+'
+file_is "$REQ/loading" 10
+data_is "$T/fw/early.bin"
+line="setup: uevent helper /sbin/hotplug, sysfs fallback forced, timeout 9 s; rescanning pending requests"
+log_has "fwload: $line"
+grep -qx "fwloadctl: $line" "$T/stdout" || fail "stdout: $(cat "$T/stdout")"
+no_file "$CHAIN" "a chain hook with no previous helper"
+
+# FORCE_FALLBACK=no leaves the sysctl alone; a bad TIMEOUT is reported.
+echo 0 >"$F"
+conf "LOG=$LOGF" FORCE_FALLBACK=no TIMEOUT=soon
+rm "$SYS/class/firmware/early.bin"
+rm -r "$RUN"
+setup
+status_is 0
+# Nothing pending, yet the config cache is made: the first event need not.
+[ -f "$RUN/conf.cache" ] || fail "setup made no config cache"
+log_has "fwload: $CONF:3: TIMEOUT wants whole seconds; ignored"
+file_is "$F" '0
+'
+file_is "$SYS/class/firmware/timeout" '9
+'
+grep -qx "fwload: $CONF:3: TIMEOUT wants whole seconds; ignored" "$T/stderr" || fail "stderr: $(cat "$T/stderr")"
+
+# busybox mdev as the helper before: kept for every other subsystem, never
+# for firmware. A stand-in records how it is run.
+conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw"
+mkdir -p "$T/bin"
+# shellcheck disable=SC2016 # expanded by the stand-in
+printf '#!/bin/sh\necho "${0##*/} $* $ACTION $SUBSYSTEM" >>"%s"\n' "$T/mdev-ran" >"$T/bin/mdev"
+chmod 755 "$T/bin/mdev"
+echo "$T/bin/mdev" >"$H"
+setup
+status_is 0
+file_is "$H" '/sbin/hotplug
+'
+[ -x "$CHAIN" ] || fail "no executable $CHAIN"
+log_has "fwload: setup: uevent helper /sbin/hotplug (the previous one, $T/bin/mdev, still runs for every other subsystem: $CHAIN), sysfs fallback forced; rescanning pending requests"
+ln -s "$REPO/firmware.agent" "$HOOKS/firmware/50-firmware.hotplug"
+E_ACTION=add E_SUBSYSTEM=block E_DEVPATH=/devices/virtual/block/loop0
+run hotplug block
+status_is 0
+file_is "$T/mdev-ran" "mdev block add block
+" "what the previous helper got"
+# A firmware event: the agent answers it; mdev never sees it.
+mkimage "$T/fw/later.bin" 5000
+request later.bin
+run hotplug firmware
+file_is "$REQ/loading" 10
+data_is "$T/fw/later.bin"
+file_is "$T/mdev-ran" "mdev block add block
+" "mdev after a firmware event"
+run ctl status
+grep -qx "source:   uevent helper /sbin/hotplug, $T/bin/mdev kept for the other subsystems ($CHAIN)" "$T/stdout" ||
+	fail "status: $(cat "$T/stdout")"
+
+# A second setup keeps what the first one did, and says so.
+setup
+status_is 0
+grep -q "^fwloadctl: setup: uevent helper /sbin/hotplug ($T/bin/mdev still runs for every other subsystem: $CHAIN)" "$T/stdout" ||
+	fail "stdout: $(cat "$T/stdout")"
+file_is "$H" '/sbin/hotplug
+'
+grep -qx "prev='$T/bin/mdev'" "$CHAIN" || fail "chain hook: $(cat "$CHAIN")"
+
+# The hook cannot be written (hotplug.d/default is a file here): refused,
+# the helper left alone, unless --replace.
+rm -r "$HOOKS/default"
+: >"$HOOKS/default"
+echo "$T/bin/mdev" >"$H"
+setup
+status_is 111
+file_is "$H" "$T/bin/mdev
+"
+grep -qx "fwloadctl: setup: the uevent helper is $T/bin/mdev, and $CHAIN cannot be written to keep it for the other subsystems; not replacing it (fwloadctl setup --replace would)" "$T/stderr" ||
+	fail "stderr: $(cat "$T/stderr")"
+setup --replace
+status_is 0
+file_is "$H" '/sbin/hotplug
+'
+grep -q "replacing $T/bin/mdev, which no longer runs" "$T/stdout" || fail "stdout: $(cat "$T/stdout")"
+rm "$HOOKS/default"
+
+# --hotplugd beside a helper that would still get every event: refused.
+echo "$T/bin/mdev" >"$H"
+setup --hotplugd
+status_is 111
+grep -q "the uevent helper is $T/bin/mdev: beside hotplugd it would still get every event" "$T/stderr" ||
+	fail "stderr: $(cat "$T/stderr")"
+file_is "$H" "$T/bin/mdev
+"
+
+# A kernel without a uevent helper: hotplugd (a stand-in here, whose
+# "daemon" is a sleep of ours), started once, with its pid file in the run
+# directory.
+sleep 60 &
+daemon=$!
+cat >"$T/hotplugd" <<END
+#!/bin/sh
+echo "hotplugd \$*" >>"$T/hotplugd-ran"
+echo $daemon >"\$3"
+END
+chmod 755 "$T/hotplugd"
+rm "$H"
+setup
+status_is 0
+file_is "$T/hotplugd-ran" "hotplugd -d -p $RUN/hotplugd.pid
+"
+read -r pid <"$RUN/hotplugd.pid"
+grep -qx "fwloadctl: setup: hotplugd (pid $pid), as this kernel has no uevent helper, sysfs fallback forced; rescanning pending requests" "$T/stdout" ||
+	fail "stdout: $(cat "$T/stdout")"
+setup
+status_is 0
+file_is "$T/hotplugd-ran" "hotplugd -d -p $RUN/hotplugd.pid
+" "hotplugd after a second setup (must not start twice)"
+run ctl status
+grep -qx "helper:   none: no uevent helper in this kernel (CONFIG_UEVENT_HELPER is not set)" "$T/stdout" ||
+	fail "status: $(cat "$T/stdout")"
+grep -qx "source:   hotplugd (pid $pid)" "$T/stdout" || fail "status: $(cat "$T/stdout")"
+assert_eq "hotplugd pid" "$daemon" "$pid"
+kill "$pid"
+wait "$pid"
+setup --helper
+status_is 111
+grep -q "no uevent helper in this kernel" "$T/stderr" || fail "stderr: $(cat "$T/stderr")"
+rm "$T/hotplugd"
+setup
+status_is 111
+grep -qx "fwloadctl: setup: cannot run $T/hotplugd" "$T/stderr" || fail "stderr: $(cat "$T/stderr")"
+
+# A kernel without the sysfs fallback: nothing to set up, and it says so.
+: >"$H"
+rm -r "$SYS/class/firmware"
+setup
+status_is 111
+grep -q "this kernel has no sysfs firmware fallback" "$T/stderr" || fail "stderr: $(cat "$T/stderr")"
+file_is "$H" ""
+run ctl status
+grep -q "^source:   none: no sysfs firmware fallback in this kernel" "$T/stdout" || fail "status: $(cat "$T/stdout")"
+
+run ctl setup --bogus
+status_is 100
