@@ -130,6 +130,23 @@ static void say(const char *a, const char *b, const char *c, const char *d)
 			(void)!write(2, parts[i], strlen(parts[i]));
 }
 
+/* "errno N": no strerror table. */
+static const char *err(int e)
+{
+	static char b[16] = "errno ";
+	char d[8], *p = d + sizeof(d) - 1;
+	size_t i = 6;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + e % 10);
+	while (e /= 10);
+	while (*p && i < sizeof(b) - 1)
+		b[i++] = *p++;
+	b[i] = '\0';
+	return b;
+}
+
 static int write_all(int fd, const unsigned char *p, size_t n)
 {
 	while (n > 0) {
@@ -173,14 +190,14 @@ int main(int argc, char **argv)
 		int p[2];
 
 		if (pipe(p) < 0 || (pid = fork()) < 0) {
-			say("cannot start ", argv[2], ": ", strerror(errno));
+			say("cannot start ", argv[2], ": ", err(errno));
 			return 111;
 		}
 		if (pid == 0) {
 			signal(SIGPIPE, SIG_DFL);
 			if (dup2(p[1], 1) == 1 && close(p[0]) == 0 && close(p[1]) == 0)
 				execve(argv[2], argv + 2, environ);
-			say("cannot run ", argv[2], ": ", strerror(errno));
+			say("cannot run ", argv[2], ": ", err(errno));
 			_exit(127);
 		}
 		close(p[1]);
@@ -190,7 +207,7 @@ int main(int argc, char **argv)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0 || write_all(1, buf, (size_t)r) < 0) {
-			say(r < 0 ? "cannot read: " : "cannot write: ", strerror(errno), NULL, NULL);
+			say(r < 0 ? "cannot read: " : "cannot write: ", err(errno), NULL, NULL);
 			if (pid)
 				kill(pid, SIGKILL), waitpid(pid, NULL, 0);
 			return 111;
@@ -199,7 +216,7 @@ int main(int argc, char **argv)
 	}
 	while (pid && waitpid(pid, &ws, 0) < 0)
 		if (errno != EINTR) {
-			say("cannot wait for ", argv[2], ": ", strerror(errno));
+			say("cannot wait for ", argv[2], ": ", err(errno));
 			return 111;
 		}
 	if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
