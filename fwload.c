@@ -225,8 +225,8 @@ static void say(int level, const char *text, int to_err)
 				      (struct sockaddr *)&sa, sizeof(sa));
 	} else if (opt.log[0] == '/') {
 		fmt(&l, "fwload: %s", text);
-		if (l.len == sizeof(l.buf) - 1)
-			memcpy(l.buf + l.len - 3, "...", 3);  /* cut: say so */
+		if (l.len > sizeof(l.buf) - 2)  /* cut, and say so: the newline must fit */
+			memcpy(l.buf + (l.len = sizeof(l.buf) - 2) - 3, "...", 4);
 		put(&l, '\n');
 		fd = open(opt.log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
 			  O_NOCTTY | O_CLOEXEC, 0644);

@@ -91,3 +91,13 @@ time.sleep(30)
 	exit $st' "$T/sock" "$FWLOAD" -s "$SYS" -l syslog "$E_DEVPATH" "$T/missing"
 status_is 2
 file_is "$REQ/loading" -1
+
+# A message longer than a line holds, to a file: cut with "...", and its
+# newline kept, so the next record starts on a line of its own.
+long=$(printf '%03000d' 0)
+rm -f "$LOGF"
+"$FWLOAD" -l "$LOGF" -L "$long" 2>/dev/null
+"$FWLOAD" -l "$LOGF" -L "next" 2>/dev/null
+assert_eq "records in the log file" 2 "$(wc -l <"$LOGF" | tr -d ' ')"
+assert_eq "the cut record's end" "0..." "$(head -n 1 "$LOGF" | tail -c 5)"
+assert_eq "the next record" "fwload: next" "$(tail -n 1 "$LOGF")"
