@@ -97,10 +97,17 @@ static void put(struct line *l, char c)
  */
 static void vfmt(struct line *l, const char *f, va_list ap)
 {
+	/* The codes from <errno.h> (they differ between architectures), their
+	 * names in the same order, each ended by a blank. */
+	static const unsigned char codes[] = {
+		EPERM, ENOENT, EINTR, EIO, ENXIO, ENOEXEC, EAGAIN, ENOMEM, EACCES, EBUSY,
+		ENODEV, ENOTDIR, EISDIR, EINVAL, EMFILE, ETXTBSY, EFBIG, ENOSPC, EROFS,
+		ENAMETOOLONG, ELOOP, EOVERFLOW, ETIMEDOUT,
+	};
 	static const char names[] =
-		"\001EPERM\002ENOENT\004EINTR\005EIO\006ENXIO\010ENOEXEC\013EAGAIN\014ENOMEM"
-		"\015EACCES\020EBUSY\023ENODEV\024ENOTDIR\025EISDIR\026EINVAL\030EMFILE\032ETXTBSY"
-		"\033EFBIG\034ENOSPC\036EROFS\044ENAMETOOLONG\050ELOOP\113EOVERFLOW\156ETIMEDOUT";
+		"EPERM ENOENT EINTR EIO ENXIO ENOEXEC EAGAIN ENOMEM EACCES EBUSY "
+		"ENODEV ENOTDIR EISDIR EINVAL EMFILE ETXTBSY EFBIG ENOSPC EROFS "
+		"ENAMETOOLONG ELOOP EOVERFLOW ETIMEDOUT ";
 	char d[24], *p;
 
 	for (; *f; f++) {
@@ -133,12 +140,13 @@ static void vfmt(struct line *l, const char *f, va_list ap)
 				put(l, *s);
 			for (; *p; p++)
 				put(l, *p);
-			for (const char *s = names; *f == 'e' && *s; s++)
-				if (*s == v) {
+			p = (char *)names;
+			for (size_t i = 0; *f == 'e' && i < sizeof(codes); i++, p = strchr(p, ' ') + 1)
+				if (codes[i] == v) {
 					put(l, ' ');
 					put(l, '(');
-					while (*++s >= 'A')
-						put(l, *s);
+					while (*p != ' ')
+						put(l, *p++);
 					put(l, ')');
 					break;
 				}
@@ -230,7 +238,7 @@ static void say(int level, const char *text, int to_err)
 		put(&l, '\n');
 		fd = open(opt.log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
 			  O_NOCTTY | O_CLOEXEC, 0644);
-		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
 			(void)write_all(fd, l.buf, l.len);
 	}
 	if (fd >= 0)
@@ -362,9 +370,12 @@ static int end_cmd(pid_t pid, int kill_it)
 		if (r == pid || (r < 0 && errno != EINTR))
 			break;
 		if (kill_it || stopped() || left_ms() <= 0) {
+			/* A child in uninterruptible sleep (a dead network file
+			 * system) may not die at once: wait 1 s at most, never for
+			 * ever; fwload's exit hands it to init. */
 			kill(pid, SIGKILL);
-			while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-				;
+			for (int i = 0; i < 100 && waitpid(pid, &ws, WNOHANG) == 0; i++)
+				(void)poll(NULL, 0, 10);
 			ws = -1;
 			break;
 		}
@@ -634,11 +645,13 @@ static int run(int cancel)
 		goto gone;
 	}
 	f = copy(in, data, img >= 0 && !pid ? st.st_size : -1, &n);
-	if (pid) {
-		ws = end_cmd(pid, f != OK);
+	if (pid && f == OK) {
+		ws = end_cmd(pid, 0);
 		pid = 0;
-		if (ws == -1 && f == OK)
+		if (ws == -1)
 			f = F_LATE;  /* no exit by the deadline */
+	} else if (pid) {
+		kill(pid, SIGKILL);  /* reaped after the answer (out:) */
 	}
 	if (f == F_STOP || stopped()) {
 		fail("stopped by signal %d", (long long)stop_signal);

@@ -447,7 +447,7 @@ static struct event queue[QUEUE_LEN];
 static int q_head, q_count;
 static struct { pid_t pid; char what[96]; } jobs[MAX_JOBS];
 static int running;
-static int rescan_resume;  /* requests a full queue cut the last rescan short after, or 0 */
+static long rescan_pos = -1;  /* where a full queue cut the last rescan short, or -1 */
 
 /* Value of KEY in the event's variables (after the header), or NULL. */
 static const char *event_get(const struct event *e, const char *key)
@@ -552,13 +552,20 @@ static void spawn(void)
 		static const unsigned long dfl[8];
 		sigset_t none;
 
+		/* The kernel's sigset size: 8 bytes, 16 on MIPS (NSIG 65 or 129). */
 		for (int s = 1; s < NSIG; s++)
-			syscall(SYS_rt_sigaction, s, dfl, NULL, (NSIG - 1) / 8);
+			syscall(SYS_rt_sigaction, s, dfl, NULL, (NSIG + 6) / 8);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		if (null_fd >= 0)
 			for (int fd = 0; fd < 3; fd++)
 				dup2(null_fd, fd);
+		/* Ours are all close-on-exec; what our starter left open is not. */
+#ifdef SYS_close_range
+		if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
+#endif
+			for (int fd = 3; fd < 1024; fd++)  /* before Linux 5.9 */
+				close(fd);
 		execve(opt.program, (char *const *)argv, (char *const *)env);
 		_exit(127);
 	}
@@ -626,13 +633,16 @@ static void reap(void)
  * ACTION=add event, with the variables of its uevent file. A directory with
  * remaining_size is a firmware-upload device (writing to it flashes the
  * device), never a request: skipped. When the queue fills, the rest waits
- * until it has drained: rescan(1) carries on after the requests already
- * queued (never from the start again, which could go round for ever while a
- * long load keeps its request pending).
+ * until it has drained: rescan(1) carries on at the directory position
+ * where it stopped (never from the start again, which could go round for
+ * ever while a long load keeps its request pending; and not after a count
+ * of entries, which requests answered meanwhile would shift). sysfs
+ * directory positions are name hashes: they stay valid when other entries
+ * go.
  */
 static void rescan(int resume)
 {
-	int seen = 0, skip = resume ? rescan_resume : 0;
+	long pos = resume ? rescan_pos : -1;
 
 	char dir[PATH_MAX], sys[PATH_MAX], real[PATH_MAX], path[PATH_MAX];
 	static char msg[MSG_MAX], file[4096];
@@ -640,7 +650,7 @@ static void rescan(int resume)
 	struct dirent *d;
 	DIR *dp;
 
-	rescan_resume = 0;
+	rescan_pos = -1;
 	if (!opt.firmware)
 		return;
 	if (!realpath(opt.sysfs, sys))
@@ -654,10 +664,16 @@ static void rescan(int resume)
 	dp = opendir(dir);
 	if (!dp)
 		return;  /* no fallback in this kernel, or none pending */
-	while ((d = readdir(dp))) {
+	if (pos >= 0)
+		seekdir(dp, pos);
+	for (;;) {
+		long here = telldir(dp);
 		size_t n = 0, dev_len, k;
 		ssize_t r;
 		int fd;
+
+		if (!(d = readdir(dp)))
+			break;
 
 		if (d->d_name[0] == '.' || dir_len + 1 + strlen(d->d_name) + 16 > sizeof(path))
 			continue;
@@ -675,10 +691,8 @@ static void rescan(int resume)
 		if (!realpath(path, real) || strncmp(real, sys, sys_len) != 0 || real[sys_len] != '/')
 			continue;
 		dev_len = strlen(real + sys_len);
-		if (seen++ < skip)
-			continue;
 		if (q_count == QUEUE_LEN) {
-			rescan_resume = seen - 1;  /* when the queue has drained */
+			rescan_pos = here;  /* from this one, when the queue has drained */
 			break;
 		}
 		memcpy(path + k, "/uevent", 8);
@@ -730,7 +744,10 @@ static void rescan(int resume)
 static int receive(int fd)
 {
 	static char buf[MSG_MAX + 1];
-	char control[CMSG_SPACE(sizeof(struct ucred))];
+	union {  /* aligned for struct cmsghdr */
+		char buf[CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} control;
 
 	while (q_count < QUEUE_LEN) {
 		struct nl_addr from;
@@ -738,7 +755,7 @@ static int receive(int fd)
 		struct msghdr mh = {
 			.msg_name = &from, .msg_namelen = sizeof(from),
 			.msg_iov = &iov, .msg_iovlen = 1,
-			.msg_control = control, .msg_controllen = sizeof(control),
+			.msg_control = control.buf, .msg_controllen = sizeof(control.buf),
 		};
 		struct cmsghdr *c;
 		struct ucred *cred = NULL;
@@ -895,9 +912,9 @@ static long parse_num(const char *s, long max)
 	if (!*s)
 		return -1;
 	for (; *s >= '0' && *s <= '9'; s++) {
-		v = v * 10 + (*s - '0');
-		if (v > max)
+		if (v > (max - (*s - '0')) / 10)  /* checked before it can wrap */
 			return -1;
+		v = v * 10 + (*s - '0');
 	}
 	if (*s == 'K' || *s == 'k' || *s == 'M' || *s == 'm') {
 		long m = *s == 'K' || *s == 'k' ? 1024 : 1024 * 1024;
@@ -977,8 +994,8 @@ static void options(int argc, char **argv)
 				opt.program = val;
 				break;
 			case 'S':
-				if (!*val)
-					usage("-S wants a directory");
+				if (val[0] != '/')
+					usage("-S wants an absolute path (hotplugd -d works from /)");
 				opt.sysfs = val;
 				break;
 			case 'b':
@@ -1125,7 +1142,7 @@ int main(int argc, char **argv)
 			if (q_count == before)
 				break;  /* fork failed: try again on the next wake-up */
 		}
-		if (rescan_resume && q_count == 0)
+		if (rescan_pos >= 0 && q_count == 0)
 			rescan(1);
 		if (q_count == QUEUE_LEN)
 			p.fd = -1;  /* full: let the kernel hold the rest (and its errors) */

@@ -101,3 +101,10 @@ rm -f "$LOGF"
 assert_eq "records in the log file" 2 "$(wc -l <"$LOGF" | tr -d ' ')"
 assert_eq "the cut record's end" "0..." "$(head -n 1 "$LOGF" | tail -c 5)"
 assert_eq "the next record" "fwload: next" "$(tail -n 1 "$LOGF")"
+
+# A log path that is a hard link to another file is not written to (it
+# could lead anywhere on the same file system).
+: >"$T/target"
+ln "$T/target" "$T/hardlink"
+"$FWLOAD" -l "$T/hardlink" -L "through a hard link" 2>/dev/null
+file_is "$T/target" "" "the hard link's target"

@@ -30,6 +30,10 @@ refused "$T/empty" "empty file $T/empty"
 refused "$T/missing" "cannot open $T/missing: errno 2 (ENOENT)"
 refused "$T/dangling" "cannot open $T/dangling: errno 2 (ENOENT)"
 refused "$T/empty/x" "cannot open $T/empty/x: errno 20 (ENOTDIR)"
+# A link loop: errno 40, named once (a table lookup once matched letters).
+ln -s loop2 "$T/loop1"
+ln -s loop1 "$T/loop2"
+refused "$T/loop1" "cannot open $T/loop1: errno 40 (ELOOP)"
 
 # A symlink to a regular file is fine.
 mkimage "$T/real" 5000

@@ -23,3 +23,28 @@ hpd_stop TERM
 [ "$(runs)" = 100 ] || fail "$(runs) runs for 100 pending requests"
 grep -h '^DEVPATH=' "$T"/runs/* | sort -u >"$T/devs"
 [ "$(wc -l <"$T/devs")" = 100 ] || fail "$(wc -l <"$T/devs") different requests ran, want 100"
+
+# The same with requests answered as they run (their directories go, as a
+# real request's does): the rescan carries on at its directory position,
+# not after a count of entries, which the answered ones would shift (36
+# requests were then never run).
+rm -rf "$SYS/class/firmware" "$SYS$TF" "$T/answered"
+mkdir -p "$SYS$TF"
+cat >"$T/answer" <<END
+#!/bin/sh
+rm -rf "$SYS\$DEVPATH" "$SYS/class/firmware/\${DEVPATH##*/}"
+echo "\$DEVPATH" >>"$T/answered"
+END
+chmod 755 "$T/answer"
+i=0
+while [ $i -lt 100 ]; do
+	pending "a$i.bin"
+	i=$((i + 1))
+done
+hpd_start -x "$T/answer" -S "$SYS" -j 8
+wait_for '[ -f "$T/answered" ] && [ "$(wc -l <"$T/answered")" -ge 100 ]' \
+	"fewer than 100 of 100 pending requests answered in 10 s"
+sleep 1
+hpd_stop TERM
+[ "$(sort -u "$T/answered" | wc -l)" = 100 ] || fail "$(sort -u "$T/answered" | wc -l) different requests answered, want 100"
+[ "$(wc -l <"$T/answered")" = 100 ] || fail "$(wc -l <"$T/answered") runs for 100 requests"

@@ -27,6 +27,9 @@ usage -s a/b
 usage -s ..
 usage -s "$(printf '%65s' '' | tr ' ' x)"
 usage -S ''
+usage -S sys
+usage -b 99999999999999999999
+usage -j 99999999999999999999
 usage -b 100
 usage -b 2G
 usage -b 12x
