@@ -66,10 +66,16 @@ custom_request() {
 	dev=/devices/virtual/misc/test_firmware/$(printf %s "$1" | tr / !)
 	"$TRIGGER" "$TF/trigger_custom_fallback" "$1" >/run/custom.out &
 	custom_pid=$!
+	wait_request "the custom fallback request for $1"
+}
+
+# wait_request WHAT: wait up to 5 s for the request at $dev to have its
+# sysfs files; fail naming WHAT if it does not.
+wait_request() {
 	i=0
 	until [ -e "/sys$dev/loading" ]; do
 		i=$((i + 1))
-		[ $i -lt 500 ] || fail "the custom fallback request for $1 did not appear"
+		[ $i -lt 500 ] || fail "$1 did not appear"
 		sleep 0.01
 	done
 }

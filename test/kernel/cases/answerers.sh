@@ -26,12 +26,7 @@ start() {
 	echo /bin/true >/proc/sys/kernel/hotplug
 	"$TRIGGER" "$TF/trigger_request" "$name" >/run/trigger.out &
 	trig=$!
-	i=0
-	until [ -e "/sys$dev/loading" ]; do
-		i=$((i + 1))
-		[ $i -lt 500 ] || fail "the request did not appear"
-		sleep 0.01
-	done
+	wait_request "the request"
 }
 # slow_a PAUSE: answerer A in the background; waits until its first 64 KiB
 # are in data (reading data while loading shows what was written).
