@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util.h - the helper layer of fwload's C programs (fwload, fwload-sha256,
+ * hotplugd): one name and one contract each, no stdio, libc only. Each
+ * program is still one .c file plus this header, so `make CC=musl-gcc
+ * fwload` builds it alone; what a program does not call costs nothing
+ * (static, unused: dropped by the compiler).
+ *
+ *   struct line, line_put, line_fmt   one message built in place
+ *   write_all                         the one write loop
+ *   sanitize_fds                      fds 0-2 open before anything else
+ *   child_reset                       a child's state before execve
+ *   parse_num                         whole numbers, optional K/M/G
+ *   opt_next                          getopt(3)'s rules without its stdio
+ *   request_kind                      "a pending request" decided once
+ *   now_ms                            the monotonic clock in milliseconds
+ *
+ * Include it after the feature macros and the system headers below.
+ */
+#ifndef FWLOAD_UTIL_H
+#define FWLOAD_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#ifndef FWLOAD_VERSION
+#define FWLOAD_VERSION "unknown"
+#endif
+
+#define UTIL static __attribute__((unused))
+
+/* Exit statuses every program shares (skarnet's convention). */
+enum { EX_USAGE = 100, EX_SYSTEM = 111 };
+
+/* --- Messages --- */
+
+/* One line of text, always NUL-terminated, cut (never overrun) when full. */
+struct line {
+	char buf[2048];
+	size_t len;
+};
+
+UTIL void line_put(struct line *l, char c)
+{
+	if (l->len < sizeof(l->buf) - 1)
+		l->buf[l->len++] = c;
+	l->buf[l->len] = '\0';
+}
+
+/*
+ * Append to l, printf-like, four conversions only:
+ *   %s  text as it is (our own words, paths we chose)
+ *   %q  text from outside (an event, a file name): control bytes, DEL and
+ *       backslashes as \xNN, so no name can forge a second log line
+ *   %d  a long long (cast every argument: varargs do not convert)
+ *   %e  an int errno value as ": errno N (ENAME)"; the name for the codes
+ *       these programs meet, from <errno.h>'s values (they differ between
+ *       architectures); no strerror table in a static binary
+ */
+UTIL void line_vfmt(struct line *l, const char *f, va_list ap)
+{
+	static const unsigned short codes[] = {
+		EPERM, ENOENT, EINTR, EIO, ENXIO, ENOEXEC, EBADF, EAGAIN, ENOMEM, EACCES,
+		EBUSY, EEXIST, ENODEV, ENOTDIR, EISDIR, EINVAL, ENFILE, EMFILE, ETXTBSY, EFBIG,
+		ENOSPC, ESPIPE, EROFS, EPIPE, ENAMETOOLONG, ENOSYS, ELOOP, EOVERFLOW, EBADMSG,
+		EOPNOTSUPP, ENOBUFS, EADDRINUSE, EAFNOSUPPORT, EPROTONOSUPPORT, ETIMEDOUT, EUCLEAN,
+	};
+	static const char names[] =
+		"EPERM ENOENT EINTR EIO ENXIO ENOEXEC EBADF EAGAIN ENOMEM EACCES "
+		"EBUSY EEXIST ENODEV ENOTDIR EISDIR EINVAL ENFILE EMFILE ETXTBSY EFBIG "
+		"ENOSPC ESPIPE EROFS EPIPE ENAMETOOLONG ENOSYS ELOOP EOVERFLOW EBADMSG "
+		"EOPNOTSUPP ENOBUFS EADDRINUSE EAFNOSUPPORT EPROTONOSUPPORT ETIMEDOUT EUCLEAN ";
+	char d[24], *p;
+
+	for (; *f; f++) {
+		if (*f != '%') {
+			line_put(l, *f);
+		} else if (*++f == 's' || *f == 'q') {
+			for (const char *s = va_arg(ap, const char *); *s; s++) {
+				unsigned char c = (unsigned char)*s;
+
+				if (*f == 'q' && (c < ' ' || c == 0x7f || c == '\\')) {
+					line_put(l, '\\');
+					line_put(l, 'x');
+					line_put(l, "0123456789abcdef"[c >> 4]);
+					line_put(l, "0123456789abcdef"[c & 15]);
+				} else {
+					line_put(l, *s);
+				}
+			}
+		} else if (*f == 'd' || *f == 'e') {
+			long long v = *f == 'd' ? va_arg(ap, long long) : va_arg(ap, int);
+			unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+
+			*(p = d + sizeof(d) - 1) = '\0';
+			do
+				*--p = (char)('0' + u % 10);
+			while (u /= 10);
+			if (v < 0)
+				*--p = '-';
+			for (const char *s = ": errno "; *f == 'e' && *s; s++)
+				line_put(l, *s);
+			for (; *p; p++)
+				line_put(l, *p);
+			p = (char *)names;
+			for (size_t i = 0; *f == 'e' && i < sizeof(codes) / sizeof(codes[0]);
+			     i++, p = strchr(p, ' ') + 1)
+				if (codes[i] == v) {
+					line_put(l, ' ');
+					line_put(l, '(');
+					while (*p != ' ')
+						line_put(l, *p++);
+					line_put(l, ')');
+					break;
+				}
+		} else if (*f == '\0') {
+			break;
+		}
+	}
+}
+
+UTIL void line_fmt(struct line *l, const char *f, ...)
+{
+	va_list ap;
+
+	va_start(ap, f);
+	line_vfmt(l, f, ap);
+	va_end(ap);
+}
+
+/* --- I/O --- */
+
+/*
+ * Write all n bytes: retried on EINTR, continued after a short write (on
+ * sysfs one page per call is normal). 0, or -1 with errno set (EIO when
+ * the file took nothing).
+ */
+UTIL int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w == 0 ? (errno = EIO, -1) : -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * The kernel starts its helpers with fds 0, 1 and 2 closed: fill every
+ * hole (with /dev/null, or / when there is no /dev yet), so that no file
+ * we open becomes standard input or output. 0, or -1 if nothing opens.
+ * (The raw fcntl: a preloaded fault injector must not see it.)
+ */
+UTIL int sanitize_fds(void)
+{
+	while (syscall(SYS_fcntl, 0, F_GETFD) < 0 || syscall(SYS_fcntl, 1, F_GETFD) < 0 ||
+	       syscall(SYS_fcntl, 2, F_GETFD) < 0) {
+		int fd = open("/dev/null", O_RDWR | O_NOCTTY);
+
+		if (fd < 0)
+			fd = open("/", O_RDONLY);
+		if (fd < 0)
+			return -1;
+		if (fd > 2) {
+			close(fd);
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * In a child, before execve: every signal back to its default action and
+ * unblocked, fds 3 and up closed (ours are close-on-exec; what our starter
+ * left open is not). The raw rt_sigaction reaches the signals libc keeps
+ * for itself (32, 33), which an ignoring parent may have left ignored; an
+ * all-zero kernel sigaction is SIG_DFL, no flags, an empty mask in every
+ * architecture's layout, and the kernel's sigset is 8 bytes (16 on MIPS:
+ * NSIG 65 or 129). Safe after vfork(): it touches no memory of ours.
+ */
+UTIL void child_reset(void)
+{
+	static const unsigned long dfl[8];
+	sigset_t none;
+
+	for (int s = 1; s < NSIG; s++)
+		syscall(SYS_rt_sigaction, s, dfl, NULL, (NSIG + 6) / 8);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
+#endif
+		for (int fd = 3; fd < 1024; fd++)  /* before Linux 5.9 */
+			close(fd);
+}
+
+/* --- Numbers and options --- */
+
+/*
+ * A whole decimal number from 0 to max, optionally followed by one of the
+ * letters in suffixes (any of "KMG", upper case only: 1024, 1024^2,
+ * 1024^3), checked before it can wrap; -1 for anything else (an empty
+ * string, a sign, a blank, a second suffix, too large).
+ */
+UTIL int64_t parse_num(const char *s, int64_t max, const char *suffixes)
+{
+	int64_t v = 0, m = 1;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (max - (*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	if (*s && !s[1] && suffixes && strchr(suffixes, *s))
+		m = (int64_t)1 << (*s == 'K' ? 10 : *s == 'M' ? 20 : 30), s++;
+	return *s || v > max / m ? -1 : v * m;
+}
+
+/*
+ * getopt(3)'s rules without getopt(3) and its stdio: -ab, -sVAL, -s VAL,
+ * "--" ends the options, "-" alone is an operand. spec lists the option
+ * letters, a letter followed by ':' takes a value. Returns the letter (and
+ * *val for one with a value), '?' for an unknown letter, ':' for a missing
+ * value, or -1 at the end: then o->i is the first operand.
+ */
+struct opts {
+	int argc, i;
+	char **argv;
+	const char *p;  /* the rest of the current cluster, or NULL */
+};
+
+UTIL int opt_next(struct opts *o, const char *spec, const char **val)
+{
+	const char *s;
+	char c;
+
+	if (!o->p || !*o->p) {
+		if (o->i >= o->argc || o->argv[o->i][0] != '-' || !o->argv[o->i][1])
+			return -1;
+		if (strcmp(o->argv[o->i], "--") == 0) {
+			o->i++;
+			return -1;
+		}
+		o->p = o->argv[o->i++] + 1;
+	}
+	c = *o->p++;
+	if (c == ':' || !(s = strchr(spec, c)))
+		return '?';
+	if (s[1] != ':')
+		return c;
+	if (*o->p)
+		*val = o->p;
+	else if (o->i < o->argc)
+		*val = o->argv[o->i++];
+	else
+		return ':';
+	o->p = NULL;
+	return c;
+}
+
+/* --- The request --- */
+
+/*
+ * What the directory dirfd holds, the one definition of "a pending
+ * request" in C (fwload-lib.sh has the shell's): REQ_PENDING when it has
+ * "loading" and no "remaining_size"; REQ_UPLOAD for a firmware-upload
+ * device (it has both: writing to it starts a flash, so it is never
+ * answered); REQ_NONE otherwise.
+ */
+enum { REQ_NONE, REQ_PENDING, REQ_UPLOAD };
+
+UTIL int request_kind(int dirfd)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, "loading", &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return REQ_NONE;
+	if (fstatat(dirfd, "remaining_size", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return REQ_UPLOAD;
+	return REQ_PENDING;
+}
+
+/* --- Time --- */
+
+/* CLOCK_MONOTONIC in milliseconds (64-bit on 32-bit targets too). */
+UTIL int64_t now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+#endif
