@@ -25,7 +25,7 @@ MANDIR      ?= $(DATAROOTDIR)/man
 DOCDIR      ?= $(DATAROOTDIR)/doc/fwload
 DESTDIR     ?=
 
-# (A copy of fwload.c and this Makefile alone, as test/cross.sh and bench/run
+# (A copy of fwload.c, util.h and this Makefile alone, as test/cross.sh and bench/run
 # make, builds too: version "unknown".)
 VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 
@@ -80,12 +80,13 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 all: $(C_PROGS)
 
-# Each C program is one file, NAME.c; the version is compiled in, and
+# Each C program is one file, NAME.c, plus util.h (the helper layer they
+# share); the version is compiled in, and
 # CPPFLAGS_NAME (if set) gives it its own definitions, e.g. a default path:
 #   CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
 # (a path compiled in means: pass the same directory variables to make and
 # to make install).
-$(C_PROGS): %: %.c $(wildcard VERSION)
+$(C_PROGS): %: %.c util.h $(wildcard VERSION)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
 
 # hotplugd runs $(SBINDIR)/hotplug unless told otherwise (-x).
@@ -93,7 +94,7 @@ CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
 
 # Test builds: a dynamically linked fwload, and a write()/sendfile() fault
 # injector to LD_PRELOAD into it.
-test/fwload-dyn: fwload.c
+test/fwload-dyn: fwload.c util.h
 	$(CC) $(WARN) -O2 -g -o $@ fwload.c
 test/fault.so: test/fault.c
 	$(CC) $(WARN) -O2 -fPIC -shared -o $@ test/fault.c -ldl
@@ -103,7 +104,7 @@ test/kernel/fwtrigger: test/kernel/fwtrigger.c
 
 # hotplugd's tests: its socket filter run by the kernel on an AF_UNIX pair,
 # and a sender of forged uevents.
-test/hotplugd-filter: test/hotplugd-filter.c hotplugd.c
+test/hotplugd-filter: test/hotplugd-filter.c hotplugd.c util.h
 	$(CC) $(WARN) -O2 -o $@ test/hotplugd-filter.c
 
 test/nlsend: test/nlsend.c
@@ -161,7 +162,7 @@ fuzz:
 	$(MAKE) fwload test/fuzz/fwload_args
 	sh test/fuzz/run
 
-test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c
+test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c util.h
 	clang -std=c11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -o $@ test/fuzz/fwload_args.c
 
 shellcheck:

@@ -32,7 +32,7 @@ for arch in "$@"; do
 	esac
 	b=$work/$arch
 	mkdir -p "$b/test"
-	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/Makefile" "$repo/VERSION" "$b/"
+	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/util.h" "$repo/Makefile" "$repo/VERSION" "$b/"
 	cp "$repo/test/fault.c" "$b/test/"
 	echo "=== $arch: make CROSS_COMPILE=$triplet-"
 	if ! make -s -C "$b" CROSS_COMPILE="$triplet-" WERROR=-Werror fwload fwload-sha256 test/fwload-dyn \
