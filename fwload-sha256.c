@@ -15,21 +15,23 @@
  * commits only an image whose digest is HEX.
  *
  * Exit status: 0 match, 1 mismatch, 2 COMMAND failed, 100 usage,
- * 111 system error.
+ * 111 system error. 0 means, under every argument list, that what went to
+ * standard output is the verified data: --help and --version (for people)
+ * print on standard output and exit 100, so in a COMMAND slot they are a
+ * usage error, never an image.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
 #define _TIME_BITS 64
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
-#ifndef FWLOAD_VERSION
-#define FWLOAD_VERSION "unknown"
-#endif
+#include "util.h"
 
 static const char usage_text[] =
 	"usage: fwload-sha256 HEX [COMMAND [ARG]...]\n"
@@ -121,45 +123,30 @@ static void final(struct sha256 *s, char hex[65])
 	hex[64] = '\0';
 }
 
-static void say(const char *a, const char *b, const char *c, const char *d)
+/* One line on standard error: "fwload-sha256: " and line_fmt's f. */
+static void say(const char *f, ...)
 {
-	const char *parts[] = { "fwload-sha256: ", a, b, c, d, "\n" };
+	struct line l;
+	va_list ap;
 
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		if (parts[i])
-			(void)!write(2, parts[i], strlen(parts[i]));
+	memcpy(l.buf, "fwload-sha256: ", l.len = 15);
+	va_start(ap, f);
+	line_vfmt(&l, f, ap);
+	va_end(ap);
+	line_put(&l, '\n');
+	(void)write_all(2, l.buf, l.len);
 }
 
-/* "errno N": no strerror table. */
-static const char *err(int e)
+/* want = s in lower case if s is exactly 64 hex digits; else -1. */
+static int digest_arg(const char *s, char want[65])
 {
-	static char b[16] = "errno ";
-	char d[8], *p = d + sizeof(d) - 1;
-	size_t i = 6;
-
-	*p = '\0';
-	do
-		*--p = (char)('0' + e % 10);
-	while (e /= 10);
-	while (*p && i < sizeof(b) - 1)
-		b[i++] = *p++;
-	b[i] = '\0';
-	return b;
-}
-
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
+	for (int i = 0; i < 64; i++) {
+		if (!s[i] || !strchr("0123456789abcdefABCDEF", s[i]))
 			return -1;
-		p += w;
-		n -= (size_t)w;
+		want[i] = (char)(s[i] | 0x20);
 	}
-	return 0;
+	want[64] = '\0';
+	return s[64] ? -1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -168,36 +155,39 @@ int main(int argc, char **argv)
 	struct sha256 s = { { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
 			      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 }, 0, { 0 } };
 	char want[65], got[65];
-	int in = 0, ws = 0, i;
+	int in = 0, ws = 0;
 	pid_t pid = 0;
 	ssize_t r;
 
+	if (sanitize_fds() < 0)
+		return EX_SYSTEM;
+	/* For people; status 100, so that no caller can take it for an image. */
 	if (argc == 2 && strcmp(argv[1], "--help") == 0)
-		return write_all(1, (const unsigned char *)usage_text, sizeof(usage_text) - 1) ? 111 : 0;
+		return write_all(1, usage_text, sizeof(usage_text) - 1) ? EX_SYSTEM : EX_USAGE;
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
-		return write_all(1, (const unsigned char *)"fwload-sha256 " FWLOAD_VERSION "\n",
-				 sizeof("fwload-sha256 " FWLOAD_VERSION)) ? 111 : 0;
-	for (i = 0; argc > 1 && i < 64 && strchr("0123456789abcdefABCDEF", argv[1][i]) && argv[1][i]; i++)
-		want[i] = (char)(argv[1][i] | 0x20);  /* lowercase */
-	want[64] = '\0';
-	if (argc < 2 || i != 64 || argv[1][64] || (argc > 2 && argv[2][0] != '/')) {
-		say("want 64 hex digits, then an absolute COMMAND if any", NULL, NULL, NULL);
-		(void)write_all(2, (const unsigned char *)usage_text, sizeof(usage_text) - 1);
-		return 100;
+		return write_all(1, "fwload-sha256 " FWLOAD_VERSION "\n",
+				 sizeof("fwload-sha256 " FWLOAD_VERSION)) ? EX_SYSTEM : EX_USAGE;
+	if (argc < 2 || digest_arg(argv[1], want) < 0 || (argc > 2 && argv[2][0] != '/')) {
+		say("want 64 hex digits, then an absolute COMMAND if any");
+		(void)write_all(2, usage_text, sizeof(usage_text) - 1);
+		return EX_USAGE;
 	}
 	signal(SIGPIPE, SIG_IGN);  /* a reader gone: EPIPE, said below */
 	if (argc > 2) {
 		int p[2];
 
-		if (pipe(p) < 0 || (pid = fork()) < 0) {
-			say("cannot start ", argv[2], ": ", err(errno));
-			return 111;
+		if (pipe(p) < 0 || (pid = vfork()) < 0) {
+			say("cannot start %q%e", argv[2], errno);
+			return EX_SYSTEM;
 		}
 		if (pid == 0) {
-			signal(SIGPIPE, SIG_DFL);
-			if (dup2(p[1], 1) == 1 && close(p[0]) == 0 && close(p[1]) == 0)
+			/* Default signals, an empty mask, fds 0-2 only (the pipe
+			 * is >= 3: fds 0-2 were open when it was made). */
+			if (dup2(p[1], 1) == 1) {
+				child_reset();
 				execve(argv[2], argv + 2, environ);
-			say("cannot run ", argv[2], ": ", err(errno));
+			}
+			say("cannot run %q%e", argv[2], errno);
 			_exit(127);
 		}
 		close(p[1]);
@@ -207,25 +197,25 @@ int main(int argc, char **argv)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0 || write_all(1, buf, (size_t)r) < 0) {
-			say(r < 0 ? "cannot read: " : "cannot write: ", err(errno), NULL, NULL);
+			say(r < 0 ? "cannot read%e" : "cannot write%e", errno);
 			if (pid)
 				kill(pid, SIGKILL), waitpid(pid, NULL, 0);
-			return 111;
+			return EX_SYSTEM;
 		}
 		update(&s, buf, (size_t)r);
 	}
 	while (pid && waitpid(pid, &ws, 0) < 0)
 		if (errno != EINTR) {
-			say("cannot wait for ", argv[2], ": ", err(errno));
-			return 111;
+			say("cannot wait for %q%e", argv[2], errno);
+			return EX_SYSTEM;
 		}
 	if (!WIFEXITED(ws) || WEXITSTATUS(ws)) {
-		say(argv[2], WIFEXITED(ws) ? " failed" : " was killed", NULL, NULL);
+		say(WIFEXITED(ws) ? "%q failed" : "%q was killed", argv[2]);
 		return 2;
 	}
 	final(&s, got);
 	if (strcmp(got, want)) {
-		say("SHA-256 mismatch: got ", got, ", want ", want);
+		say("SHA-256 mismatch: got %s, want %s", got, want);
 		return 1;
 	}
 	return 0;

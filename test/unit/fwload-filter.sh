@@ -34,12 +34,17 @@ run clean "$FWLOAD" -s "$SYS" "$E_DEVPATH" - /usr/bin/zstd -dcq <"$T/img.zst"
 status_is 0
 data_is "$T/img"
 
-# Corrupt: a flipped byte in the middle (zstd checks its frame checksum,
-# xz its CRC); truncated: the first half. Output may already be in data:
-# the answer must still be "-1".
+# Corrupt: the middle byte replaced by its complement, so it differs
+# whatever the random image made it (xz checks its CRC-64, which sees any
+# one changed byte); truncated: the first half. Output may already be in
+# data: the answer must still be "-1".
 size=$(wc -c <"$T/img.xz")
 head -c $((size / 2)) "$T/img.xz" >"$T/half.xz"
-{ head -c $((size / 2)) "$T/img.xz" && printf 'X' && tail -c +$((size / 2 + 2)) "$T/img.xz"; } >"$T/bad.xz"
+b=$(od -An -tu1 -j $((size / 2)) -N1 "$T/img.xz") || fail "od"
+# shellcheck disable=SC2059 # the format is the byte's octal escape
+{ head -c $((size / 2)) "$T/img.xz" && printf "\\$(printf %o $((b ^ 255)))" &&
+	tail -c +$((size / 2 + 2)) "$T/img.xz"; } >"$T/bad.xz"
+[ "$(cmp -l "$T/img.xz" "$T/bad.xz" | wc -l)" -eq 1 ] || fail "bad.xz is not img.xz with one byte changed"
 size=$(wc -c <"$T/img.zst")
 head -c $((size / 2)) "$T/img.zst" >"$T/half.zst"
 for c in "half.xz /usr/bin/xz -dc" "bad.xz /usr/bin/xz -dc" "half.zst /usr/bin/zstd -dcq" "half.xz $BB unxz -c"; do

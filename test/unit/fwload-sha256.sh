@@ -66,24 +66,36 @@ run clean "$SHA" "${sum%% *}" /nonexistent/xz -dc <"$T/img.xz"
 status_is 2
 grep -q '^fwload-sha256: cannot run /nonexistent/xz: ' "$T/stderr" || fail "no 'cannot run': $(cat "$T/stderr")"
 
-# Usage: 100, nothing read.
-for bad in '' abc ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015a \
-	ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015add \
-	ga7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad; do
+# Usage: 100, nothing read, nothing on stdout. The digest position takes
+# exactly 64 hex digits: 63 and 65 are refused, and so is anything else.
+d63=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015a
+[ ${#d63} -eq 63 ] || fail "the 63-digit digest has ${#d63}"
+for bad in '' abc "$d63" "${d63}dd" "${d63}d " " ${d63}d" "${d63}g" \
+	ga7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad \
+	--help- -h --; do
 	run clean "$SHA" "$bad" <"$T/abc"
 	status_is 100
 	stdout_is ''
+	grep -q '^fwload-sha256: want 64 hex digits' "$T/stderr" || fail "'$bad': no usage line: $(cat "$T/stderr")"
 done
 run clean "$SHA" </dev/null
 status_is 100
 run clean "$SHA" ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad xz -dc <"$T/abc"
 status_is 100
-run clean "$SHA" --version
-status_is 0
+# --help and --version, alone, for people: the text on stdout and status
+# 100, never 0 (status 0 means verified data, whatever the arguments).
+run clean "$SHA" --version </dev/null
+status_is 100
 stdout_is "fwload-sha256 $(cat "$REPO/VERSION")"
-run clean "$SHA" --help
-status_is 0
+run clean "$SHA" --help </dev/null
+status_is 100
 grep -q '^usage: fwload-sha256 HEX' "$T/stdout" || fail "--help: $(cat "$T/stdout")"
+for args in '--help /bin/cat' '--version /bin/cat' '--help --version'; do
+	# shellcheck disable=SC2086 # two words on purpose
+	run clean "$SHA" $args <"$T/abc"
+	status_is 100
+	stdout_is ''
+done
 
 # In fwload's COMMAND slot: the image loads when the digest matches, from a
 # file, standard input, and chained with a decompressor; a mismatch ends in
@@ -111,3 +123,33 @@ request x.bin
 run clean "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" "$T/half.xz" "$SHA" "${part%% *}" /usr/bin/xz -dc
 status_is 2
 file_is "$REQ/loading" 1-1
+
+# A digest of "--help" or "--version" reaching the COMMAND slot (a bad
+# manifest line), alone or before a decompressor: the request is aborted,
+# the usage text is never committed as the image.
+for args in --help --version '--help /bin/cat' '--version /bin/cat'; do
+	request x.bin
+	# shellcheck disable=SC2086 # words on purpose
+	run clean "$FWLOAD" -s "$SYS" "$E_DEVPATH" "$T/abc" "$SHA" $args </dev/null
+	status_is 2
+	file_is "$REQ/loading" 1-1
+done
+
+# COMMAND starts with default signal actions and no fd above 2, whatever
+# fwload-sha256 was started with (here SIGINT and SIGHUP ignored, fds 5 and
+# 7 open). It writes nothing: the empty digest matches.
+empty=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+(
+	trap '' INT HUP
+	exec 5<"$T/abc" 7>"$T/seven"
+	# shellcheck disable=SC2016 # expanded by the COMMAND's shell
+	exec "$SHA" "$empty" /bin/sh -c '
+		grep "^SigIgn:" "/proc/$$/status" >&2
+		for fd in 5 7; do [ ! -e "/proc/$$/fd/$fd" ] || echo "fd $fd is open" >&2; done' \
+		</dev/null >"$T/stdout" 2>"$T/stderr"
+)
+st=$?
+status_is 0
+grep -q '^SigIgn:[[:space:]]*0*$' "$T/stderr" || fail "COMMAND inherits ignored signals: $(cat "$T/stderr")"
+grep -q 'fd . is open' "$T/stderr" && fail "COMMAND inherits fds: $(cat "$T/stderr")"
+:
