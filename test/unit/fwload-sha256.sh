@@ -150,6 +150,11 @@ empty=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
 )
 st=$?
 status_is 0
-grep -q '^SigIgn:[[:space:]]*0*$' "$T/stderr" || fail "COMMAND inherits ignored signals: $(cat "$T/stderr")"
+# Standard signals (1-31) only: 32 and 33 belong to the C library, and
+# qemu-user (the cross layer) shows its own state for them.
+ign=$(sed -n 's/^SigIgn:[[:space:]]*//p' "$T/stderr")
+if [ -z "$ign" ] || [ $((0x$ign & 0x7fffffff)) != 0 ]; then
+	fail "COMMAND inherits ignored signals: $(cat "$T/stderr")"
+fi
 grep -q 'fd . is open' "$T/stderr" && fail "COMMAND inherits fds: $(cat "$T/stderr")"
 :
