@@ -513,6 +513,22 @@ static int64_t deadlines(int64_t now)
 	return next;
 }
 
+/* Where key ("\nKEY=") starts in f when f ends, at end, in key, digits and
+ * a newline; or NULL. */
+static char *tail(char *f, char *end, const char *key)
+{
+	size_t k = strlen(key);
+	char *d;
+
+	if (end - f < 2 || end[-1] != '\n')
+		return NULL;
+	for (d = end - 1; d > f && d[-1] >= '0' && d[-1] <= '9'; d--)
+		;
+	if (d == end - 1 || (size_t)(d - f) < k || memcmp(d - k, key, k) != 0)
+		return NULL;
+	return d - k;
+}
+
 /*
  * The name in a request's uevent file, which the kernel writes as
  * "FIRMWARE=%s\nTIMEOUT=%d\nASYNC=%d\n" (drivers/base/firmware_loader/
@@ -521,20 +537,6 @@ static int64_t deadlines(int64_t now)
  * data). Cuts the file into "FIRMWARE=NAME", "TIMEOUT=N" and "ASYNC=N"
  * strings in place; -1 if it is not of that shape.
  */
-static char *tail(char *f, char *end, const char *key)  /* "\nKEY=<digits>\n" before end */
-{
-	size_t k = strlen(key);
-	char *d = end - 1;
-
-	if (d <= f || *d != '\n')
-		return NULL;
-	while (d > f && d[-1] >= '0' && d[-1] <= '9')
-		d--;
-	if (d == end - 1 || (size_t)(d - f) < k || memcmp(d - k, key, k) != 0)
-		return NULL;
-	return d - k;
-}
-
 static int uevent_file(char *f, size_t n, char **name, char **timeout, char **async)
 {
 	char *a = tail(f, f + n, "\nASYNC="), *t = a ? tail(f, a + 1, "\nTIMEOUT=") : NULL;
@@ -784,7 +786,7 @@ static int pidfile(void)
 				;
 			if (slash > dir) {
 				*slash = '\0';
-				if (mkdir(dir, 0700) == 0)
+				if (mkdir(dir, 0700) == 0 || errno == EEXIST)
 					fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
 						  O_NONBLOCK, 0644);
 				else

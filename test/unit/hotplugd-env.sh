@@ -7,7 +7,7 @@
 # variables: the child's environment is the allowed keys alone, plus HOME=/
 # and the kernel's PATH. A file not of that shape is not guessed at: the
 # child gets an empty FIRMWARE (the agent refuses it and cancels), and
-# hotplugd logs one line.
+# hotplugd logs one line; an empty file too.
 # shellcheck disable=SC2016 # wait_for takes sh code, expanded when it runs
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
@@ -29,11 +29,13 @@ pending c.bin
 printf 'FIRMWARE=c.bin\nTIMEOUT=1\nASYNC=0\nTIMEOUT=30\nASYNC=1\n' >"$REQ/uevent"
 pending b.bin
 printf 'FIRMWARE=b.bin\nTIMEOUT=60\nASYNC=1\nLD_PRELOAD=/tmp/evil.so\n' >"$REQ/uevent"
+pending d.bin
+: >"$REQ/uevent"
 hpd_start -x "$T/prog" -S "$SYS"
-wait_for '[ "$(runs)" -ge 3 ]' "PROGRAM ran $(runs) times, want 3; hotplugd: $(cat "$T/hpd.err")"
+wait_for '[ "$(runs)" -ge 4 ]' "PROGRAM ran too few times; hotplugd: $(cat "$T/hpd.err")"
 sleep 0.2
 hpd_stop TERM
-[ "$(runs)" = 3 ] || fail "PROGRAM ran $(runs) times, want 3"
+[ "$(runs)" = 4 ] || fail "PROGRAM ran $(runs) times, want 4"
 
 # want NAME VAR...: the environment the run for NAME must have had.
 want() {
@@ -50,6 +52,7 @@ want c.bin "FIRMWARE=c.bin
 TIMEOUT=1
 ASYNC=0" TIMEOUT=30 ASYNC=1 >"$T/want.c.bin"
 want b.bin FIRMWARE= >"$T/want.b.bin"
+want d.bin FIRMWARE= >"$T/want.d.bin"
 for f in "$T"/runs/*; do
 	dev=$(tr '\0' '\n' <"$f" | sed -n 's/^DEVPATH=//p')
 	name=${dev##*/}
@@ -60,4 +63,6 @@ for f in "$T"/runs/*; do
 done
 grep -qx "hotplugd: rescan: $TF/b.bin: its uevent file is not FIRMWARE=, TIMEOUT=, ASYNC= as the kernel writes it: passed on with an empty FIRMWARE" \
 	"$T/hpd.err" || fail "no line for the malformed uevent file: $(cat "$T/hpd.err")"
-[ "$(grep -c 'its uevent file is not' "$T/hpd.err")" = 1 ] || fail "more than one such line: $(cat "$T/hpd.err")"
+grep -qx "hotplugd: rescan: $TF/d.bin: its uevent file is not FIRMWARE=, TIMEOUT=, ASYNC= as the kernel writes it: passed on with an empty FIRMWARE" \
+	"$T/hpd.err" || fail "no line for the empty uevent file: $(cat "$T/hpd.err")"
+[ "$(grep -c 'its uevent file is not' "$T/hpd.err")" = 2 ] || fail "want two such lines: $(cat "$T/hpd.err")"

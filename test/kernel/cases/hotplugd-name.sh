@@ -30,5 +30,12 @@ start_hotplugd -s firmware
 custom_result
 [ ! -e /run/fwload-hook-ran ] || fail "the planted hook ran: $(cat /run/fwload-hook-ran)"
 [ "$err" = 19 ] || fail "the request ended with errno $err, want 19 (cancelled)"
-kmsg 'fwload: cancelled fwload-test-x\.bin\\x0aHOTPLUG_DIR=/tmp/fwload-hook for /devices/virtual/misc/test_firmware/fwload-test-x\.bin\\x0aHOTPLUG_DIR=!tmp!fwload-hook; bad FIRMWARE name \(control character in name\)'
+# fwload logs after it answered: give the line a moment.
+line='fwload: cancelled fwload-test-x\.bin\\x0aHOTPLUG_DIR=/tmp/fwload-hook for /devices/virtual/misc/test_firmware/fwload-test-x\.bin\\x0aHOTPLUG_DIR=!tmp!fwload-hook; bad FIRMWARE name \(control character in name\)'
+i=0
+while ! dmesg | grep -E "$line" >/dev/null && [ $i -lt 100 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kmsg "$line"
 echo "ok: a name with a newline served whole: no planted hook ran, the request was cancelled"
