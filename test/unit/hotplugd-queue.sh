@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
-# More pending requests than the queue holds (64): the rescan queues what
-# fits and carries on after them once the queue has drained, so each of
-# the 100 requests runs exactly once -- none left out, none run again
-# (here the requests stay pending after PROGRAM ran: a rescan starting over
-# would run them for ever).
+# Far more pending requests than job slots (100, -j 8): the rescan starts
+# what has a slot, stops, and carries on at that directory position as
+# slots come free, so each of the 100 requests runs exactly once -- none
+# left out, none run again (here the requests stay pending after PROGRAM
+# ran: a rescan starting over would run them for ever).
 # shellcheck disable=SC2016 # wait_for takes sh code, expanded when it runs
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
