@@ -13,7 +13,7 @@
 # shellcheck source=hotplugd-lib
 . "$REPO/test/unit/hotplugd-lib"
 
-standin 3
+holdin
 pending r.bin
 # start SHELL...: the idiom under SHELL, with hotplugd's stderr to
 # $T/hpd.err; prints "ready" or "not ready". Under a hang guard.
@@ -40,7 +40,9 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 	[ -n "$(pgrep -P "$HPID")" ] || fail "$sh: ready before the start rescan's child: $(cat "$T/hpd.err")"
 	case $(readlink "/proc/$HPID/fd/3") in pipe:*) fail "$sh: FD 3 is still open after the line" ;; esac
 	kill -TERM "$HPID"
+	: >"$T/release"
 	wait_for "! alive $HPID" "$sh: hotplugd did not stop"
+	rm "$T/release"
 	HPID=
 	n=$((n + 1))
 done
@@ -49,6 +51,7 @@ echo "the start idiom worked in $n shells"
 
 # Not ready: a failure before listening closes FD without the line.
 rm -f "$T/pid"
+: >"$T/release"
 hpd_start -x "$T/prog" -S "$SYS" -p "$T/pid"
 got=$(start sh)
 [ "$got" = "not ready" ] || fail "a second hotplugd on the same pid file: $got"
