@@ -37,7 +37,8 @@ mkdir -p "$SYS$TF"
 pending forever.bin
 : >"$T/jobs"
 hpd_start -x "$T/prog" -S "$SYS"
-wait_for '[ "$(grep -c "^+" "$T/jobs")" -ge 1 ]' "the child did not start: $(cat "$T/hpd.err")"
+wait_for '[ "$(grep -c "^+" "$T/jobs")" -ge 1 ] && grep -q "^hotplugd: run " "$T/hpd.err"' \
+	"the child did not start: $(cat "$T/hpd.err")"
 child=$(sed -n "s/^hotplugd: run .* (pid \([0-9]*\))\$/\1/p" "$T/hpd.err")
 kill -TERM "$HPID"
 wait_for "grep -q '^hotplugd: stopped by signal 15' '$T/hpd.err'" "hotplugd did not take SIGTERM"
