@@ -355,7 +355,7 @@ struct event {
 	char msg[MSG_MAX + 1];
 };
 
-static struct event ev;  /* the socket's message; kept while its fork fails */
+static struct event ev;  /* the socket's message or the rescan's; kept while its fork fails */
 static int held;         /* ev waits for a fork that failed */
 static struct {
 	pid_t pid;
@@ -364,7 +364,7 @@ static struct {
 	char what[120];      /* "ACTION DEVPATH", escaped */
 } jobs[MAX_JOBS];
 static int running;
-static long rescan_pos = -1;  /* where the last rescan stopped for want of a slot, or -1 */
+static int rescanning;  /* a rescan waits for a slot (or for held) */
 
 /* The variable "KEY=VALUE" of the message (after its header), or NULL. */
 static const char *var(const struct event *e, const char *key)
@@ -561,48 +561,51 @@ static int dots(const char *p)
 
 /*
  * The rescan: every request pending in SYSFS/class/firmware/ as an
- * ACTION=add event (a firmware-upload device, which has remaining_size, is
- * no request: request_kind()). Every name but . and .. is looked at; each
- * request is a link there, "../../devices/...", whose target past "../.."
- * is its DEVPATH (the kernel's class links are relative: no ".." further
- * on, or it is skipped). When no job slot is free, rescan(1) carries on
- * later at the directory position where it stopped (never from the start
- * again, which could go round for ever while a long load keeps its request
- * pending; and not after a count of entries, which requests answered
- * meanwhile would shift). sysfs directory positions are name hashes: they
- * stay valid when other entries go.
+ * ACTION=add event, built in ev (a firmware-upload device, which has
+ * remaining_size, is no request: request_kind()). Every name but . and ..
+ * is looked at; each request is a link there, "../../devices/...", whose
+ * target past "../.." is its DEVPATH (the kernel's class links are
+ * relative: no "." or ".." further on, or it is skipped). When no job slot
+ * is free, the directory stays open and rescan(1) reads on from there once
+ * one is (never from the start again, which could go round for ever while
+ * a long load keeps its request pending; not after a count of entries,
+ * which requests answered meanwhile would shift; and not by telldir(),
+ * whose long cannot hold a 64-bit directory cookie on a 32-bit target).
+ * When a fork fails, ev is held and tried again before the rescan goes on.
  */
 static void rescan(int resume)
 {
-	static struct event e;
 	static char file[4096];
+	static DIR *dp;  /* open while a rescan waits for a slot */
 	char path[PATH_MAX], dev[PATH_MAX];
-	long pos = resume ? rescan_pos : -1;
 	size_t dir_len = strlen(opt.sysfs) + sizeof("/class/firmware");
 	struct dirent *d;
-	DIR *dp;
 
-	rescan_pos = -1;
 	if (!opt.firmware || dir_len + 1 + NAME_MAX + sizeof("/uevent") > sizeof(path))
 		return;
 	memcpy(path, opt.sysfs, dir_len - sizeof("/class/firmware"));
 	memcpy(path + dir_len - sizeof("/class/firmware"), "/class/firmware", sizeof("/class/firmware"));
-	if (!(dp = opendir(path)))
-		return;  /* no fallback in this kernel */
+	if (!resume) {
+		if (dp)
+			closedir(dp);
+		rescanning = (dp = opendir(path)) != NULL;
+		if (!dp)
+			return;  /* no fallback in this kernel */
+	}
 	path[dir_len - 1] = '/';
-	if (pos >= 0)
-		seekdir(dp, pos);
-	for (long here = telldir(dp); (d = readdir(dp)); here = telldir(dp)) {
-		char *name, *timeout, *async, *end = path + dir_len + strlen(d->d_name);
+	while (dp && running < opt.maxjobs && !held) {
+		char *name, *timeout, *async, *end;
 		ssize_t r = -1, l;
 		int fd;
 
-		if (running >= opt.maxjobs) {
-			rescan_pos = here;  /* from this one, when a slot is free */
+		if (!(d = readdir(dp))) {
+			closedir(dp);
+			dp = NULL;
 			break;
 		}
 		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
 			continue;
+		end = path + dir_len + strlen(d->d_name);
 		memcpy(path + dir_len, d->d_name, strlen(d->d_name) + 1);
 		l = readlink(path, dev, sizeof(dev) - 1);
 		if (l < 13)
@@ -623,8 +626,8 @@ static void rescan(int resume)
 			close(fd);
 		if (r < 0 || 2 * (size_t)l + (size_t)r + 64 > MSG_MAX)
 			continue;
-		e.len = 0;
-#define PUT(s, n) (memcpy(e.msg + e.len, (s), (n)), e.len += (n))
+		ev.len = 0;
+#define PUT(s, n) (memcpy(ev.msg + ev.len, (s), (n)), ev.len += (n))
 		PUT("add@", 4);
 		PUT(dev + 5, (size_t)l - 4);
 		PUT("ACTION=add", 11);
@@ -642,15 +645,12 @@ static void rescan(int resume)
 			PUT("FIRMWARE=", 10);
 		}
 #undef PUT
-		e.msg[e.len] = '\0';
+		ev.msg[ev.len] = '\0';
 		if (opt.verbose)
 			say(INFO, "rescan: pending request %q", dev + 5);
-		if (spawn(&e) < 0) {
-			rescan_pos = here;
-			break;
-		}
+		held = spawn(&ev) < 0;
 	}
-	closedir(dp);
+	rescanning = dp != NULL;
 }
 
 /* Read the socket while a job slot is free: the rest stays in the socket's
@@ -662,7 +662,7 @@ static int receive(int fd)
 		struct cmsghdr align;
 	} control;
 
-	while (running < opt.maxjobs && !held && rescan_pos < 0) {
+	while (running < opt.maxjobs && !held && !rescanning) {
 		struct nl_addr from;
 		struct iovec iov = { .iov_base = ev.msg, .iov_len = MSG_MAX };
 		struct msghdr mh = {
@@ -977,14 +977,14 @@ int main(int argc, char **argv)
 			reap();
 		if (held && running < opt.maxjobs)
 			held = spawn(&ev) < 0;
-		if (!held && rescan_pos >= 0 && running < opt.maxjobs)
+		if (!held && rescanning && running < opt.maxjobs)
 			rescan(1);
 		now = now_ms();
 		next = deadlines(now);
 		/* a fork failed with a slot free: again in a while */
-		if ((held || rescan_pos >= 0) && running < opt.maxjobs && (next < 0 || next > now + RETRY_MS))
+		if (held && running < opt.maxjobs && (next < 0 || next > now + RETRY_MS))
 			next = now + RETRY_MS;
-		if (held || rescan_pos >= 0 || running >= opt.maxjobs)
+		if (held || rescanning || running >= opt.maxjobs)
 			p.fd = -1;  /* the socket buffer holds the rest */
 		if (next >= 0) {
 			ts.tv_sec = (time_t)((next - now) / 1000);
