@@ -37,7 +37,7 @@ initd start
 status_is 0
 read -r again <"$T/pid"
 assert_eq "pid after a second start" "$pid" "$again"
-[ "$(pgrep -c -f "^$HPD -v -x $T/prog")" = 1 ] || fail "more than one hotplugd: $(pgrep -a -f "$HPD")"
+[ "$(pgrep -c -f "hotplugd.* -v -x $T/prog -S $SYS")" = 1 ] || fail "more than one hotplugd: $(pgrep -a -f "hotplugd")"
 initd status
 status_is 0
 stdout_is "hotplugd is running (pid $pid)"

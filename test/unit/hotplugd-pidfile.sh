@@ -41,6 +41,14 @@ refused "$T/fifo.pid" "hotplugd: refusing the pid file $T/fifo.pid: not a regula
 # start did not fit into that time (a slow machine): then once more with
 # a longer delay.
 command -v strace >/dev/null || fail "strace is missing: make check-fast installs it"
+# opened PID FILE: process PID has FILE open (called from wait_for's eval).
+# shellcheck disable=SC2317
+opened() {
+	for _f in /proc/"$1"/fd/*; do
+		[ "$(readlink "$_f" 2>/dev/null)" = "$2" ] && return 0
+	done
+	return 1
+}
 PID=$T/pid
 for delay in 3 6 12; do
 	rm -f "$PID" "$T/b.err" "$T/strace"
@@ -49,7 +57,7 @@ for delay in 3 6 12; do
 		"$HPD" -v -x "$T/prog" -S "$SYS" -p "$PID" 2>"$T/b.err" &
 	tracer=$!
 	b=
-	wait_for '[ -n "$b" ] || { b=$(pgrep -P $tracer); [ -n "$b" ] && [ "$(readlink /proc/$b/fd/3 2>/dev/null)" = "$PID" ]; }' \
+	wait_for '{ [ -n "$b" ] || b=$(pgrep -P $tracer); } && opened "$b" "$PID"' \
 		"B did not open the pid file: $(cat "$T/b.err")"
 	hpd_stop TERM
 	no_file "$PID" "A's pid file after A exited"
