@@ -17,6 +17,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -gt 0 ] || set -- armhf arm64 riscv64
 work=$(mktemp -d "${TMPDIR:-/tmp}/fwload-cross.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"  # hotplugd-usage runs the wrappers as nobody too
 
 passed=0
 failed=0
