@@ -202,6 +202,14 @@ stderr_matches() {
 # ---------------------------------------------------------------------------
 # Configuration, firmware files, logs.
 
+# aged: wait until the configuration written so far is more than a second
+# old. The agent caches only files older than the second it makes the
+# cache in (a change later in that second could pass unseen); a case that
+# relies on the cache waits.
+aged() {
+	sleep 1
+}
+
 # conf LINE...: write the agent's configuration file.
 conf() {
 	printf '%s\n' "$@" >"$CONF"

@@ -39,6 +39,7 @@ grep -q '^[A-Z]' "$I/etc/fwload.conf" && fail "the installed fwload.conf sets so
 cost() {
 	touch -t 200001010000 "$I/etc/fwload.conf"
 	[ ! -e "$I/etc/fwload.rules" ] || touch -t 200001010000 "$I/etc/fwload.rules"
+	aged
 	for _i in 1 2; do
 		request "$1"
 		rm -f "$T/strace"
