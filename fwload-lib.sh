@@ -276,8 +276,8 @@ dry_run_end() {
 	# The kernel's own loader looks in its own list (firmware_class.path
 	# and the four under /lib/firmware, never under FIRMWARE_ROOT) for the
 	# name the driver asked for (never a rule's rename).
-	case $fw_root$renamed::$para:$kernel_dirs: in
-	::*:"$found_dir":*) step "note:     the kernel's own loader reads $found_dir too: it loads this file itself (a compressed one if built with CONFIG_FW_LOADER_COMPRESS), and no helper runs" ;;
+	[ -n "$fw_root$renamed" ] || case :$para:$kernel_dirs: in
+	*:"$found_dir":*) step "note:     the kernel's own loader reads $found_dir too: it loads this file itself (a compressed one if built with CONFIG_FW_LOADER_COMPRESS), and no helper runs" ;;
 	esac
 	exit 0
 }
@@ -488,8 +488,15 @@ find_sum() {
 	case $name in *"$bs"*) esc=$(printf '%s\n' "$name" | sed 's/\\/\\\\/g') ;; esac
 	if [ -f "$manifest" ] && [ -r "$manifest" ]; then
 		lines=$(LC_ALL=C grep -F -e "  $name" -e " *$name" -e "  ./$name" -e " *./$name" \
-			-e "  $esc" -e " *$esc" -e "  ./$esc" -e " *./$esc" -- "$manifest")
-		[ $? -le 1 ] || sum_why="cannot read the manifest $manifest" lines=''
+			-e "  $esc" -e " *$esc" -e "  ./$esc" -e " *./$esc" -- "$manifest" 2>/dev/null)
+		_st=$?
+		if [ "$_st" -gt 1 ]; then
+			# No grep that works (early boot): every line, read by the shell.
+			lines=''
+			while IFS= read -r _l || [ -n "$_l" ]; do
+				lines="$lines$_l$nl"
+			done <"$manifest" || sum_why="cannot read the manifest $manifest"
+		fi
 	else
 		sum_why="cannot read the manifest $manifest"
 	fi

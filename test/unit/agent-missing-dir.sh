@@ -45,3 +45,33 @@ request gone.bin
 run agent firmware
 status_is 1
 no_file "$L"
+
+# The directory is made 0700; a FIFO (or anything not a regular file) named
+# like the firmware never blocks the agent: the request is cancelled first,
+# and the entry becomes a regular file holding the DEVPATH.
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MISSING_DIR=$L"
+rm -rf "$L"
+request gone.bin
+run agent firmware
+status_is 1
+[ "$(find "$L" -maxdepth 0 -perm 700)" = "$L" ] || fail "MISSING_DIR not made 0700: $(ls -ld "$L")"
+rm "$L/gone.bin"
+mkfifo "$L/gone.bin"
+ln -s "$T/elsewhere" "$L/vendor!late.bin"
+for name in gone.bin vendor/late.bin; do
+	rm -f "$R/lib/firmware/$name"
+	request "$name"
+	# shellcheck disable=SC2086 # TEST_SH is a command line
+	run kernel_env timeout 10 $TEST_SH "$REPO/firmware.agent" firmware
+	[ "$st" = 1 ] || fail "$name with a FIFO or link in the missing list: status $st, want 1"
+	file_is "$REQ/loading" -1
+done
+if [ ! -f "$L/gone.bin" ] || [ -p "$L/gone.bin" ]; then
+	fail "the FIFO is still there: $(ls -l "$L")"
+fi
+file_is "$L/gone.bin" "$TF/gone.bin
+"
+[ ! -L "$L/vendor!late.bin" ] || fail "the link is still there: $(ls -l "$L")"
+file_is "$L/vendor!late.bin" "$TF/vendor!late.bin
+"
+no_file "$T/elsewhere" "written through a link"
