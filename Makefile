@@ -239,7 +239,18 @@ install-doc:
 install-strip: install
 	$(STRIP) $(addprefix $(DESTDIR),$(INSTALLED_C))
 
+# On the running system (no DESTDIR), not while "fwloadctl setup" is in
+# force (the kernel's uevent helper would name a deleted hotplug, and a
+# helper it kept for the other subsystems would no longer run): it says to
+# run "fwloadctl setup --undo" first (FORCE=1 removes the files anyway).
 uninstall:
+	@if [ -z "$(DESTDIR)" ] && [ "$(FORCE)" != 1 ] && { [ -e /run/fwload/setup.state ] || \
+		[ "$$(cat /proc/sys/kernel/hotplug 2>/dev/null)" -ef "$(SBINDIR)/hotplug" ]; }; then \
+		echo "make uninstall: fwloadctl setup is in force here: run 'fwloadctl setup --undo' first" >&2; \
+		echo "(it gives the kernel its previous uevent helper back and stops the hotplugd it started;" >&2; \
+		echo "make uninstall FORCE=1 removes the files anyway)" >&2; \
+		exit 1; \
+	fi
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_C)) \
 		$(addprefix $(DESTDIR)$(SBINDIR)/,$(SBIN_SCRIPTS)) \
 		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(LIBEXEC_SCRIPTS) $(LIBEXEC_LIBS)) \
@@ -275,12 +286,15 @@ initramfs.cpio: initramfs
 
 # The release tarball: the files git tracks, as they are in the work tree
 # (git stash create: uncommitted changes to them included; nothing else).
+# The index is refreshed first: in a copied checkout every file looks
+# changed to git until then, and git stash create fails.
 DIST = fwload-$(VERSION)
 DIST_TARBALL = $(DIST).tar.gz
 
 dist:
 	@[ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] || \
 		{ echo "make dist: needs a git checkout (it ships what git tracks)" >&2; exit 1; }
+	git update-index -q --refresh >/dev/null 2>&1; \
 	tree=$$(git stash create) && \
 		git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST_TARBALL) $${tree:-HEAD}
 	@echo "$(DIST_TARBALL): $$(gzip -dc $(DIST_TARBALL) | tar -tf - | grep -vc '/$$') files"
