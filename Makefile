@@ -23,6 +23,7 @@ HOTPLUGDIR  ?= $(SYSCONFDIR)/hotplug.d
 DATAROOTDIR ?= $(or $(PREFIX),/usr)/share
 MANDIR      ?= $(DATAROOTDIR)/man
 DOCDIR      ?= $(DATAROOTDIR)/doc/fwload
+RUNDIR      ?= /run/fwload
 DESTDIR     ?=
 
 # (A copy of fwload.c, util.h and this Makefile alone, as test/cross.sh and bench/run
@@ -184,6 +185,7 @@ SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
 	    -e 's|FWLOAD_SHA256:-/lib/fwload/fwload-sha256}|FWLOAD_SHA256:-$(LIBEXECDIR)/fwload-sha256}|' \
 	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|' \
+	    -e 's|FWLOAD_RUNDIR:-/run/fwload}|FWLOAD_RUNDIR:-$(RUNDIR)}|' \
 	    -e 's|:-/sbin/|:-$(SBINDIR)/|' -e 's|:-/lib/fwload|:-$(LIBEXECDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|g'
 MANSUBST = sed -e 's|/lib/fwload/|$(LIBEXECDIR)/|g' \
@@ -244,7 +246,7 @@ install-strip: install
 # helper it kept for the other subsystems would no longer run): it says to
 # run "fwloadctl setup --undo" first (FORCE=1 removes the files anyway).
 uninstall:
-	@if [ -z "$(DESTDIR)" ] && [ "$(FORCE)" != 1 ] && { [ -e /run/fwload/setup.state ] || \
+	@if [ -z "$(DESTDIR)" ] && [ "$(FORCE)" != 1 ] && { [ -e "$(RUNDIR)/setup.state" ] || \
 		[ "$$(cat /proc/sys/kernel/hotplug 2>/dev/null)" -ef "$(SBINDIR)/hotplug" ]; }; then \
 		echo "make uninstall: fwloadctl setup is in force here: run 'fwloadctl setup --undo' first" >&2; \
 		echo "(it gives the kernel its previous uevent helper back and stops the hotplugd it started;" >&2; \
