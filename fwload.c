@@ -17,7 +17,8 @@
  *
  * Every path after the lock ends in exactly one "0" or "-1". Exit status:
  * 0 loaded, 1 cancelled (-c), 2 aborted, 3 stopped by a signal, 5 busy,
- * 6 not a request, 100 usage, 111 system error or no request to answer.
+ * 6 not a request, 7 configuration changed (-K: nothing written), 100 usage,
+ * 111 system error or no request to answer.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
@@ -46,14 +47,16 @@
 #endif
 
 enum { LOADED = 0, CANCELLED = 1, ABORTED = 2, STOPPED = 3, BUSY = 5, NOT_REQUEST = 6,
-       USAGE = 100, SYSTEM = 111 };
+       CHANGED = 7, USAGE = 100, SYSTEM = 111 };
 enum { ERR = 3, WARN = 4, INFO = 6 };  /* kmsg and syslog levels */
 
 static const char usage_text[] =
 	"usage: fwload [-v] [-s SYSFS] [-t WAIT] [-T DEADLINE] [-S MAXSIZE] [-n NAME] [-l LOG] [-w NOTE]\n"
-	"              [-r DIR]... DEVPATH FILE|- [COMMAND [ARG]...]\n"
-	"       fwload [-v] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] -c DEVPATH\n"
+	"              [-K CACHE] [-r DIR]... DEVPATH FILE|- [COMMAND [ARG]...]\n"
+	"       fwload [-v] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] [-K CACHE] -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
+	"       fwload -I PATH...    (a configuration cache's stamp)\n"
+	"       fwload [-v] -K CACHE (exit 0 fresh, 7 stale)\n"
 	"       fwload --help | --version\n"
 	"WAIT: seconds for the request to appear (TIMEOUT, else 60), and the most a\n"
 	"stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
@@ -729,6 +732,158 @@ out:
 	return status;
 }
 
+/* --- The configuration cache's stamp (-I, -K). --- */
+
+/* One line of at most 4096 bytes (len counts on past that: too long). */
+struct stamp { char buf[4097]; size_t len; };
+
+static void st_put(struct stamp *s, char c)
+{
+	if (s->len < sizeof(s->buf) - 1)
+		s->buf[s->len] = c;
+	s->len++;
+}
+
+static void st_num(struct stamp *s, unsigned long long v, unsigned base, int width)
+{
+	char d[32], *p = d + sizeof(d);
+
+	do
+		*--p = (char)('0' + v % base);
+	while ((v /= base) || d + sizeof(d) - p < width);
+	while (p < d + sizeof(d))
+		st_put(s, *p++);
+}
+
+/* s, with every byte outside [A-Za-z0-9._,+@=-] and keep as %XX. */
+static void st_enc(struct stamp *s, const char *str, const char *keep)
+{
+	for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("._,+@=-", *p) || strchr(keep, *p)) {
+			st_put(s, (char)*p);
+		} else {
+			st_put(s, '%');
+			st_put(s, "0123456789ABCDEF"[*p >> 4]);
+			st_put(s, "0123456789ABCDEF"[*p & 15]);
+		}
+	}
+}
+
+/*
+ * " ENC ID" for path: ID is stat(2)'s DEV:INO:SIZE:MTIME.NS:CTIME.NS:MODE
+ * (decimal, nanoseconds in 9 digits, MODE in octal), "-" when the path
+ * does not exist (ENOENT, ENOTDIR), "?" for any other error: then -1.
+ */
+static int st_path(struct stamp *s, const char *path)
+{
+	struct stat st;
+
+	st_put(s, ' ');
+	st_enc(s, path, "/");
+	st_put(s, ' ');
+	if (stat(path, &st) < 0) {
+		st_put(s, errno == ENOENT || errno == ENOTDIR ? '-' : '?');
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	}
+	st_num(s, (unsigned long long)st.st_dev, 10, 1);
+	st_put(s, ':');
+	st_num(s, (unsigned long long)st.st_ino, 10, 1);
+	st_put(s, ':');
+	st_num(s, (unsigned long long)st.st_size, 10, 1);
+	for (int i = 0; i < 2; i++) {
+		const struct timespec *t = i ? &st.st_ctim : &st.st_mtim;
+
+		st_put(s, ':');
+		if (t->tv_sec < 0)
+			st_put(s, '-');
+		st_num(s, t->tv_sec < 0 ? -(unsigned long long)t->tv_sec : (unsigned long long)t->tv_sec, 10, 1);
+		st_put(s, '.');
+		st_num(s, (unsigned long long)t->tv_nsec, 10, 9);
+	}
+	st_put(s, ':');
+	st_num(s, st.st_mode, 8, 1);
+	return 0;
+}
+
+/*
+ * -K: CACHE is a regular file of our euid that nobody else may write, its
+ * first line (at most 4096 bytes) the stamp of its inputs as -I prints it
+ * now, its last line "fwload_cache_end=1". 0 if so; else -1, *why set.
+ */
+static int cache_fresh(const char *cache, const char **why)
+{
+	static const char end[] = "\nfwload_cache_end=1\n";
+	static char head[4097], tail[sizeof(end) - 1], path[4097];
+	static struct stamp now;
+	struct stat st;
+	ssize_t r;
+	char *nl, *p, *q;
+	int fd = open(cache, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), ok = -1;
+
+	*why = "cannot open it";
+	if (fd < 0)
+		return -1;
+	*why = "not a regular file of ours that only we can write";
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022))
+		goto close_cache;
+	*why = "no end line: cut, or empty";
+	if (st.st_size < (off_t)sizeof(tail) ||
+	    pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail)) != (ssize_t)sizeof(tail) ||
+	    memcmp(tail, end, sizeof(tail)) != 0)
+		goto close_cache;
+	*why = "no stamp line";
+	if ((r = pread(fd, head, sizeof(head) - 1, 0)) <= 0 || !(nl = memchr(head, '\n', (size_t)r)))
+		goto close_cache;
+	*nl = '\0';
+	now.len = 0;
+	for (const char *s = "# fwload-cache 1"; *s; s++)
+		st_put(&now, *s);
+	if (strncmp(head, now.buf, now.len) != 0)
+		goto close_cache;
+	*why = "an input changed";
+	/* " ENC ID" pairs: each ENC decoded, that path stamped again. */
+	for (p = head + now.len; *p == ' ';) {
+		for (q = path, p++; *p && *p != ' '; q++, p++) {
+			unsigned hi, lo;
+
+			if ((*q = *p) != '%')
+				continue;
+			hi = (unsigned)(p[1] - (p[1] <= '9' ? '0' : 'A' - 10));
+			lo = (unsigned)(p[2] - (p[2] <= '9' ? '0' : 'A' - 10));
+			if (hi > 15 || lo > 15 || !(hi | lo))
+				goto close_cache;  /* not as -I writes it */
+			*q = (char)(hi << 4 | lo);
+			p += 2;
+		}
+		*q = '\0';
+		if (*p != ' ' || st_path(&now, path) < 0)
+			goto close_cache;
+		for (p++; *p && *p != ' '; p++)
+			;
+	}
+	ok = now.len == strlen(head) && memcmp(now.buf, head, now.len) == 0 ? 0 : -1;
+close_cache:
+	close(fd);
+	return ok;
+}
+
+/* -I PATH...: the stamp line on stdout. */
+static int print_stamp(char **paths, int n)
+{
+	static struct stamp s;
+
+	for (const char *t = "# fwload-cache 1"; *t; t++)
+		st_put(&s, *t);
+	for (int i = 0; i < n; i++)
+		(void)st_path(&s, paths[i]);
+	st_put(&s, '\n');
+	if (s.len > sizeof(s.buf) - 1)
+		usage("-I: the stamp would be longer than 4096 bytes");
+	return write_all(1, s.buf, s.len) < 0 ? SYSTEM : 0;
+}
+
 /* --- The command line. --- */
 
 /* Whole number, 0 to max, with K/M/G (1024s) when k; or -1. */
@@ -757,10 +912,10 @@ static int has_dotdot(const char *p)
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	const char *env, *lmsg = NULL, *roots[argc];
+	const char *env, *lmsg = NULL, *cache = NULL, *why, *roots[argc];
 	static struct line src;
 	sigset_t stop_set;
-	int i, cancel = 0;
+	int i, cancel = 0, stamp = 0;
 
 	/* The kernel starts helpers with fds 0-2 closed: fill them first. */
 	while (syscall(SYS_fcntl, 0, F_GETFD) < 0 || syscall(SYS_fcntl, 1, F_GETFD) < 0 ||
@@ -812,11 +967,11 @@ int main(int argc, char **argv)
 		if (strcmp(a, "-") == 0 && ++i)
 			break;
 		for (; *a; a++) {
-			if (*a == 'c' || *a == 'v') {
-				*(*a == 'c' ? &cancel : &opt.verbose) = 1;
+			if (*a == 'c' || *a == 'v' || *a == 'I') {
+				*(*a == 'c' ? &cancel : *a == 'v' ? &opt.verbose : &stamp) = 1;
 				continue;
 			}
-			if (!strchr("stTSnlwrL", *a))
+			if (!strchr("stTSnlwrLK", *a))
 				usage("unknown option");
 			if (!(val = a[1] ? a + 1 : i + 1 < argc ? argv[++i] : NULL))
 				usage("option wants a value");
@@ -828,6 +983,8 @@ int main(int argc, char **argv)
 				opt.note = val;
 			else if (*a == 'L')
 				lmsg = val;
+			else if (*a == 'K')
+				cache = val;
 			else if (*a == 'r')
 				roots[opt.nroots++] = val;
 			else if (*a == 't' && (opt.wait_s = number(val, 86400, 0)) < 0)
@@ -846,6 +1003,20 @@ int main(int argc, char **argv)
 	}
 	argc -= i;
 	argv += i;
+	if (stamp) {
+		if (argc < 1 || cancel || lmsg || cache)
+			usage("-I takes PATH... only");
+		return print_stamp(argv, argc);
+	}
+	if (cache && !argc && !cancel && !lmsg) {
+		if (cache_fresh(cache, &why) == 0)
+			return LOADED;
+		msg.len = 0;
+		fmt(&msg, "configuration cache %q is stale: %s", cache, why);
+		if (opt.verbose)
+			to_stderr(msg.buf);
+		return CHANGED;
+	}
 	if (lmsg) {
 		if (argc || cancel)
 			usage("-L takes no other operands");
@@ -873,5 +1044,13 @@ int main(int argc, char **argv)
 	fmt(&src, opt.cmd ? "%s via %s" : "%s", strcmp(opt.image, "-") ? opt.image : "standard input",
 	    opt.cmd ? opt.cmd[0] : "");
 	opt.source = src.buf;
+	/* The configuration the caller decided from must still be what is on
+	 * disk: else nothing is written, and the caller decides again. */
+	if (cache && cache_fresh(cache, &why) < 0) {
+		fmt(&msg, "configuration cache %q is stale: %s; nothing written", cache, why);
+		if (opt.verbose)
+			to_stderr(msg.buf);
+		return CHANGED;
+	}
 	return run(cancel);
 }
