@@ -543,7 +543,7 @@ char *realpath(const char *path, char *resolved)
 	if (!real)
 		real = (char *(*)(const char *, char *))dlsym(RTLD_NEXT, "realpath");
 	r = real(path, resolved);
-	if (!done && swap && (colon = strchr(swap, ':'))) {
+	if (!done && cf.ready && swap && (colon = strchr(swap, ':'))) {  /* not init()'s own */
 		char from[PATH_MAX];
 
 		done = 1;
