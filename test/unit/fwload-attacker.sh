@@ -15,13 +15,17 @@
 
 LOCKHOLD=${TEST_LOCKHOLD:-$REPO/test/kernel/lockhold}
 [ -x "$LOCKHOLD" ] || fail "no $LOCKHOLD: make test/kernel/lockhold"
-command -v setpriv >/dev/null || fail "no setpriv (util-linux)"
+# util-linux's setpriv by its path (busybox's applet lacks --reuid)
+for SETPRIV in /usr/bin/setpriv /bin/setpriv ''; do
+	[ -x "$SETPRIV" ] && break
+done
+[ -n "$SETPRIV" ] || fail "no setpriv (util-linux)"
 chmod 755 "$T"  # nobody must reach the fake sysfs
 mkimage "$T/img" 100000
 
 # attack: nobody holds every lock on the request $REQ, in the background.
 attack() {
-	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	"$SETPRIV" --reuid=nobody --regid=nogroup --clear-groups \
 		"$LOCKHOLD" "$REQ/loading" "$REQ/data" "$REQ" >"$T/held" 2>&1 &
 	attacker=$!
 	i=0
