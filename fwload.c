@@ -544,7 +544,7 @@ static int same_file(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-/* --- The configuration cache's stamp (-I, -K) and the lock's name. --- */
+/* --- The configuration cache's stamp (-I, -K). --- */
 
 /* One line of at most 4096 bytes (len counts on past that: too long). */
 struct stamp { char buf[4097]; size_t len; };
@@ -723,32 +723,29 @@ static int open_request(int *dir)
 }
 
 /*
- * One answerer per request: an exclusive flock on LOCKDIR/NAME, NAME the
- * request's path with every byte outside [A-Za-z0-9._,+@=-] as %XX (cut,
- * with a hash of the whole, past 200 bytes). LOCKDIR is made 0700 when
- * missing and used only when it is a directory of our euid that nobody
- * else can write: then only root can open, hold or delay the lock. The
- * holder removes the file after its answer; a file removed under a new
- * holder is taken again. The lock's fd; -2 when another answerer holds
- * it; -1 when there is no lock to take (*why: answer anyway).
+ * One answerer per request: an exclusive flock on LOCKDIR/DEV-INO, the
+ * device and inode numbers of the request's directory (a new request at the
+ * same DEVPATH is a new kernfs node: a new lock, whatever an old answerer
+ * still holds). LOCKDIR is made 0700 when missing and used only when it is
+ * a directory of our euid that nobody else can write: then only root can
+ * open, hold or delay the lock. The holder removes the file after its
+ * answer; a file removed under a new holder is taken again. The lock's fd;
+ * -2 when another answerer holds it; -1 when there is no lock to take
+ * (*why: answer anyway).
  */
-static int lock_request(int *lockdir, struct stamp *name, const char **why)
+static int lock_request(int reqdir, int *lockdir, struct stamp *name, const char **why)
 {
 	static char dir[PATH_MAX];
 	struct stat a, b;
 	char *slash;
 	int fd = -1;
 
-	st_enc(name, req, "");
-	if (name->len > 200) {
-		uint64_t h = 14695981039346656037ULL;  /* FNV-1a */
-
-		for (const char *p = req; *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-		name->len = 180;
-		st_put(name, '~');
-		st_num(name, h, 16, 16);
-	}
+	*why = "cannot stat the request";
+	if (fstat(reqdir, &a) < 0)
+		return -1;
+	st_num(name, (unsigned long long)a.st_dev, 10, 1);
+	st_put(name, '-');
+	st_num(name, (unsigned long long)a.st_ino, 10, 1);
 	name->buf[name->len] = '\0';
 	strncpy(dir, opt.lockdir, sizeof(dir) - 1);
 	if (mkdir(dir, 0700) < 0 && errno == ENOENT && (slash = strrchr(dir, '/')) && slash > dir) {
@@ -885,7 +882,7 @@ static int run(int cancel)
 		status = NOT_REQUEST;
 		goto close_request;
 	}
-	if ((lock = lock_request(&lockdir, &name, &no_lock)) == -2) {
+	if ((lock = lock_request(l.dir, &lockdir, &name, &no_lock)) == -2) {
 		fail("another answerer holds %q; left alone", opt.devpath);
 		status = BUSY;
 		goto close_request;
