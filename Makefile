@@ -70,7 +70,8 @@ WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
-CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger test/nlsend test/hotplugd-filter
+CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger test/kernel/lockhold test/nlsend \
+	test/hotplugd-filter
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
@@ -102,6 +103,10 @@ test/fault.so: test/fault.c
 test/kernel/fwtrigger: test/kernel/fwtrigger.c
 	$(CC) $(WARN) -O2 -static -o $@ test/kernel/fwtrigger.c
 
+# The unprivileged lock holder of the lock tests (fast and kernel layers).
+test/kernel/lockhold: test/kernel/lockhold.c
+	$(CC) $(WARN) -O2 -static -o $@ test/kernel/lockhold.c
+
 # hotplugd's tests: its socket filter run by the kernel on an AF_UNIX pair,
 # and a sender of forged uevents.
 test/hotplugd-filter: test/hotplugd-filter.c hotplugd.c util.h
@@ -119,7 +124,8 @@ check:
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fault.so test/nlsend test/hotplugd-filter
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fault.so test/nlsend test/hotplugd-filter \
+		test/kernel/lockhold
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -133,7 +139,8 @@ check-package:
 
 check-kernel:
 	sh test/deps.sh kernel
-	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/fwload-dyn test/fault.so test/nlsend
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/kernel/lockhold test/fwload-dyn \
+		test/fault.so test/nlsend
 	sh test/kernel/run
 
 # Debian's own kernel (no uevent helper) under qemu, hotplugd as the source.
