@@ -181,7 +181,7 @@ shellcheck:
 		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/stock/run test/stock/init \
-		contrib/init/sysvinit/hotplugd contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
+		contrib/init/sysvinit/hotplugd contrib/init/sysvinit/fwload contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench bench/count \
 		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
 		contrib/alpine/fwload.initd contrib/openwrt/fwload/files/fwload.init \
