@@ -23,6 +23,7 @@ HOTPLUGDIR  ?= $(SYSCONFDIR)/hotplug.d
 DATAROOTDIR ?= $(or $(PREFIX),/usr)/share
 MANDIR      ?= $(DATAROOTDIR)/man
 DOCDIR      ?= $(DATAROOTDIR)/doc/fwload
+SYSTEMDUNITDIR ?= $(or $(PREFIX),/usr)/lib/systemd/system
 DESTDIR     ?=
 
 # (A copy of fwload.c, util.h and this Makefile alone, as test/cross.sh and bench/run
@@ -76,8 +77,8 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
 .PHONY: initramfs initramfs.list initramfs.cpio
-.PHONY: all check check-fast check-cross check-kernel check-stock check-package demo bench fuzz \
-	install install-progs install-man install-doc install-strip uninstall dist clean shellcheck
+.PHONY: FORCE all check check-fast check-cross check-kernel check-stock check-package demo bench fuzz \
+	install install-progs install-man install-doc install-strip install-systemd uninstall dist clean shellcheck
 
 all: $(C_PROGS)
 
@@ -85,10 +86,20 @@ all: $(C_PROGS)
 # share); the version is compiled in, and
 # CPPFLAGS_NAME (if set) gives it its own definitions, e.g. a default path:
 #   CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
-# (a path compiled in means: pass the same directory variables to make and
-# to make install).
-$(C_PROGS): %: %.c util.h $(wildcard VERSION)
+# Each program's compile command is recorded in .NAME.cmd, which is
+# rewritten only when the command changes: a program is rebuilt when it
+# would be compiled differently (another CC or CFLAGS, or another SBINDIR
+# compiled into hotplugd), so "make && make install PREFIX=/usr", or a host
+# build followed by a cross build in the same tree, never installs a
+# program built for other paths or another machine.
+CMD_LINE = $(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$*) $(LDFLAGS)
+$(C_PROGS): %: %.c util.h $(wildcard VERSION) .%.cmd
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
+
+.%.cmd: FORCE
+	@printf '%s\n' '$(subst ','\'',$(CMD_LINE))' | cmp -s - $@ || \
+		printf '%s\n' '$(subst ','\'',$(CMD_LINE))' >$@
+FORCE:
 
 # hotplugd runs $(SBINDIR)/hotplug unless told otherwise (-x).
 CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
@@ -176,8 +187,8 @@ shellcheck:
 	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
-		test/stock/run test/stock/init \
-		contrib/init/sysvinit/hotplugd contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
+		test/stock/run test/stock/init test/stock/udev-init \
+		contrib/init/sysvinit/hotplugd contrib/init/sysvinit/fwload contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench bench/count \
 		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
 		contrib/alpine/fwload.initd contrib/openwrt/fwload/files/fwload.init \
@@ -242,6 +253,13 @@ install-doc:
 	$(if $(wildcard doc/*.md),$(INSTALL) -d -m 755 $(DESTDIR)$(DOCDIR)/doc && \
 		$(INSTALL) -m 644 $(wildcard doc/*.md) $(DESTDIR)$(DOCDIR)/doc/)
 
+# The systemd unit (not part of install: a system without systemd has no use
+# for it), its paths those of the install.
+install-systemd:
+	$(INSTALL) -d -m 755 $(DESTDIR)$(SYSTEMDUNITDIR)
+	$(MANSUBST) contrib/init/systemd/fwload.service >$(DESTDIR)$(SYSTEMDUNITDIR)/fwload.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/fwload.service
+
 # The same, the C programs stripped by the target's strip.
 install-strip: install
 	$(STRIP) $(addprefix $(DESTDIR),$(INSTALLED_C))
@@ -298,5 +316,5 @@ print-%:
 	@echo '$($*)'
 
 clean:
-	rm -f $(CHECK_BIN) $(FUZZ_BIN) initramfs.list initramfs.cpio $(DIST).tar.gz
+	rm -f $(CHECK_BIN) $(FUZZ_BIN) $(C_PROGS:%=.%.cmd) initramfs.list initramfs.cpio $(DIST).tar.gz
 	rm -rf $(INITRAMFS)

@@ -13,7 +13,7 @@ cross='gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
 libc6-dev-armhf-cross libc6-dev-arm64-cross libc6-dev-riscv64-cross qemu-user file dash'
 bench="$kernel musl-tools strace"
 package='make gcc libc6-dev git dpkg-dev debhelper lintian fakeroot groff-base man-db cpio binutils'
-stock='qemu-system-x86 cpio busybox-static xz-utils file'
+stock='qemu-system-x86 cpio busybox-static xz-utils file dpkg-dev debhelper fakeroot git'
 case $what in
 bench) want="gcc make libc6-dev $bench" ;;
 cross) want=$cross ;;
