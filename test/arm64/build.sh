@@ -8,12 +8,12 @@
 # The configuration is "make ARCH=arm64 allnoconfig" plus two fragments,
 # test/arm64/kernel.config (the board) and contrib/kernel/fwload.config (what
 # fwload needs), merged by the kernel's scripts/kconfig/merge_config.sh; every
-# CONFIG_ line of both must survive as written. The source tree is the one
+# setting of both must survive as written. The source tree is the one
 # test/kernel/build.sh extracts (so it holds that layer's test driver too).
 # The Image is cached in $FWLOAD_CACHE (default ~/.cache/fwload), keyed by the
-# source package version, both fragments, the compiler's version and the test
-# driver, so a second run costs nothing. Progress goes to stderr, the path to
-# stdout.
+# source package version, the settings of both fragments, the compiler's
+# version and the test driver, so a second run costs nothing. Progress goes
+# to stderr, the path to stdout.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,9 +33,12 @@ recipe=1
 
 command -v "${cross}gcc" >/dev/null || die "${cross}gcc is missing (apt-get install gcc-aarch64-linux-gnu)"
 version=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null) || die "$pkg is not installed"
+# The settings of both fragments (kconfig reads "# CONFIG_X is not set" as
+# one too); their comments do not change the kernel.
 # shellcheck disable=SC2086 # the fragment list, paths without blanks
+settings=$(grep -hE '^CONFIG_|^# CONFIG_[A-Za-z0-9_]+ is not set$' $fragments)
 key=$(printf '%s\n' "$version" "$recipe" "$("${cross}gcc" --version | head -n 1)" \
-	"$(cat $fragments | cksum)" "$(cksum <"$driver")" | cksum | cut -d' ' -f1)
+	"$settings" "$(cksum <"$driver")" | cksum | cut -d' ' -f1)
 out="$cache/linux-arm64-$version-$key.Image"
 if [ -f "$out" ]; then
 	printf '%s\n' "$out"
@@ -64,12 +67,14 @@ say "configuring ARCH=arm64 allnoconfig + test/arm64/kernel.config contrib/kerne
 	tail -n 20 "$build/config.log" >&2
 	die "merge_config.sh failed, full log: $build/config.log"
 }
-# shellcheck disable=SC2013,SC2086 # settings have no blanks; the fragment list
-for want in $(grep -h '^CONFIG_' $fragments); do
-	grep -qxF "$want" "$build/.config" || die "$want did not survive (a missing dependency?): $(grep "^${want%%=*}=" "$build/.config" || echo "${want%%=*} is not set")"
-done
+printf '%s\n' "$settings" | while IFS= read -r want; do
+	grep -qxF -- "$want" "$build/.config" && continue
+	o=${want#\# }
+	o=${o%%[= ]*}
+	die "$want did not survive (a missing dependency?): $(grep -E "^$o=|^# $o is not set" "$build/.config" || echo "$o is not in .config")"
+done || exit 1
 
-say "building Image with make -j$jobs (about 5 minutes on 2 cores; once per input change)"
+say "building Image with make -j$jobs (about 10 minutes on 2 cores; once per input change)"
 start=$(date +%s)
 make -C "$src" O="$build" ARCH=arm64 CROSS_COMPILE=$cross -j"$jobs" Image >"$build/build.log" 2>&1 || {
 	tail -n 40 "$build/build.log" >&2
