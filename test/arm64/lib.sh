@@ -60,3 +60,26 @@ kmsg() {
 conf() {
 	printf '%s\n' "$@" >/etc/fwload.conf
 }
+
+# mtd_by_name NAME: sets $mtd to the MTD device (mtdN) that /proc/mtd names
+# NAME, or to nothing.
+mtd_by_name() {
+	mtd=''
+	while read -r _dev _size _erase _name; do
+		[ "$_name" = "\"$1\"" ] && mtd=${_dev%:} && return 0
+	done </proc/mtd
+	return 1
+}
+
+# mtd_add NAME FILE: FILE (a multiple of 64 KiB) becomes the MTD partition
+# NAME, through the next free loop device and block2mtd; sets $mtd. A
+# built-in block2mtd keeps it until poweroff: a case that runs in both parts
+# looks for it with mtd_by_name first.
+mtd_add() {
+	_loop=$(losetup -f) || fail "no free loop device"
+	losetup "$_loop" "$2" || fail "losetup $_loop $2 failed"
+	printf '%s,65536,%s' "$_loop" "$1" >/sys/module/block2mtd/parameters/block2mtd ||
+		fail "block2mtd refused $_loop"
+	mtd_by_name "$1" || fail "no partition named $1 in /proc/mtd: $(cat /proc/mtd)"
+	[ -c "/dev/$mtd" ] || fail "/dev/$mtd is not a character device"
+}

@@ -4,24 +4,19 @@
 # device makes an MTD partition named "art" (found by name in /proc/mtd),
 # and busybox dd reads it back through its character device /dev/mtdN,
 # whole and at an offset (0x1000, 0x844 bytes: where an ath9k/ath10k board
-# keeps its calibration). The flash image is random bytes made on the build
-# host. Once per boot (a built-in block2mtd cannot remove a device).
+# keeps its calibration). The flash image is 256 KiB of random bytes made on
+# the build host. Once per boot (lib.sh: mtd_add).
 . ../lib.sh
 img=/run/flash.img
 cp "$FIXTURES/flash.img" "$img"
-losetup /dev/loop0 "$img" || fail "losetup /dev/loop0 failed"
-printf '/dev/loop0,65536,art' >/sys/module/block2mtd/parameters/block2mtd ||
-	fail "block2mtd refused /dev/loop0"
-mtd=''
-while read -r dev size erase name; do
-	[ "$name" = '"art"' ] && mtd=${dev%:} && break
-done </proc/mtd
-[ -n "$mtd" ] || fail "no partition named art in /proc/mtd: $(cat /proc/mtd)"
+mtd_add art "$img"
+read -r _ size erase _ <<EOT
+$(grep "^$mtd:" /proc/mtd)
+EOT
 if [ "$size" != 00040000 ] || [ "$erase" != 00010000 ]; then
 	fail "$mtd: size 0x$size, erase size 0x$erase; want 0x00040000, 0x00010000"
 fi
 echo "ok: $mtd \"art\" in /proc/mtd (size 0x$size, erase 0x$erase)"
-[ -c "/dev/$mtd" ] || fail "/dev/$mtd is not a character device"
 dd if="/dev/$mtd" of=/run/art.all bs=65536 2>/dev/null || fail "dd from /dev/$mtd failed"
 cmp "$img" /run/art.all || fail "/dev/$mtd differs from the flash image"
 dd if="/dev/$mtd" of=/run/art.cal bs=1 skip=4096 count=2116 2>/dev/null || fail "dd at 0x1000 failed"
