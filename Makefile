@@ -2,7 +2,8 @@
 # fwload - user space for the Linux firmware sysfs fallback.
 #
 #   make                      build the C programs (static)
-#   make check                lint, fast, cross, real-kernel, then packaging tests
+#   make check                lint, fast, cross, real-kernel, arm64 board, then packaging tests
+#   make check-arm64          the arm64 board alone (test/arm64/run: qemu-system-aarch64)
 #   make check-package        the packaging tests alone (test/package/run)
 #   make demo                 load a firmware through the whole chain on a UML kernel
 #   make install DESTDIR=... PREFIX=...
@@ -77,7 +78,7 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
 .PHONY: initramfs initramfs.list initramfs.cpio
-.PHONY: FORCE all check check-fast check-cross check-kernel check-stock check-package demo bench fuzz \
+.PHONY: FORCE all check check-fast check-cross check-kernel check-stock check-arm64 check-package demo bench fuzz \
 	install install-progs install-man install-doc install-strip install-systemd uninstall dist clean shellcheck
 
 all: $(C_PROGS)
@@ -160,6 +161,13 @@ check-stock:
 	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/nlsend
 	sh test/stock/run
 
+# An arm64 board under qemu-system-aarch64: a kernel built for qemu's virt
+# machine, fwload's own initramfs.cpio cross-built in a copy of the sources
+# (test/arm64/run builds what it needs).
+check-arm64:
+	sh test/deps.sh arm64
+	sh test/arm64/run
+
 demo:
 	sh test/deps.sh kernel
 	$(MAKE) $(C_PROGS) test/kernel/fwtrigger
@@ -188,6 +196,7 @@ shellcheck:
 		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/stock/run test/stock/init test/stock/udev-init \
+		test/arm64/run test/arm64/init test/arm64/build.sh test/arm64/lib.sh test/arm64/cases/*.sh \
 		contrib/init/sysvinit/hotplugd contrib/init/sysvinit/fwload contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench bench/count \
 		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
