@@ -2,7 +2,8 @@
 # fwload - user space for the Linux firmware sysfs fallback.
 #
 #   make                      build the C programs (static)
-#   make check                lint, fast, cross, real-kernel, then packaging tests
+#   make check                lint, fast, cross, real-kernel, arm64 board, then packaging tests
+#   make check-arm64          the arm64 board alone (test/arm64/run: qemu-system-aarch64)
 #   make check-package        the packaging tests alone (test/package/run)
 #   make demo                 load a firmware through the whole chain on a UML kernel
 #   make install DESTDIR=... PREFIX=...
@@ -24,6 +25,7 @@ DATAROOTDIR ?= $(or $(PREFIX),/usr)/share
 MANDIR      ?= $(DATAROOTDIR)/man
 DOCDIR      ?= $(DATAROOTDIR)/doc/fwload
 RUNDIR      ?= /run/fwload
+SYSTEMDUNITDIR ?= $(or $(PREFIX),/usr)/lib/systemd/system
 DESTDIR     ?=
 
 # (A copy of fwload.c, util.h and this Makefile alone, as test/cross.sh and bench/run
@@ -71,13 +73,14 @@ WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
-CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger test/nlsend test/hotplugd-filter
+CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger test/kernel/lockhold test/nlsend \
+	test/hotplugd-filter
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
 .PHONY: initramfs initramfs.list initramfs.cpio
-.PHONY: all check check-fast check-cross check-kernel check-stock check-package demo bench fuzz \
-	install install-progs install-man install-doc install-strip uninstall dist clean shellcheck
+.PHONY: FORCE all check check-fast check-cross check-kernel check-stock check-arm64 check-package demo bench fuzz \
+	install install-progs install-man install-doc install-strip install-systemd uninstall dist clean shellcheck
 
 all: $(C_PROGS)
 
@@ -85,10 +88,20 @@ all: $(C_PROGS)
 # share); the version is compiled in, and
 # CPPFLAGS_NAME (if set) gives it its own definitions, e.g. a default path:
 #   CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
-# (a path compiled in means: pass the same directory variables to make and
-# to make install).
-$(C_PROGS): %: %.c util.h $(wildcard VERSION)
+# Each program's compile command is recorded in .NAME.cmd, which is
+# rewritten only when the command changes: a program is rebuilt when it
+# would be compiled differently (another CC or CFLAGS, or another SBINDIR
+# compiled into hotplugd), so "make && make install PREFIX=/usr", or a host
+# build followed by a cross build in the same tree, never installs a
+# program built for other paths or another machine.
+CMD_LINE = $(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$*) $(LDFLAGS)
+$(C_PROGS): %: %.c util.h $(wildcard VERSION) .%.cmd
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
+
+.%.cmd: FORCE
+	@printf '%s\n' '$(subst ','\'',$(CMD_LINE))' | cmp -s - $@ || \
+		printf '%s\n' '$(subst ','\'',$(CMD_LINE))' >$@
+FORCE:
 
 # hotplugd runs $(SBINDIR)/hotplug unless told otherwise (-x).
 CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
@@ -102,6 +115,10 @@ test/fault.so: test/fault.c
 
 test/kernel/fwtrigger: test/kernel/fwtrigger.c
 	$(CC) $(WARN) -O2 -static -o $@ test/kernel/fwtrigger.c
+
+# The unprivileged lock holder of the lock tests (fast and kernel layers).
+test/kernel/lockhold: test/kernel/lockhold.c
+	$(CC) $(WARN) -O2 -static -o $@ test/kernel/lockhold.c
 
 # hotplugd's tests: its socket filter run by the kernel on an AF_UNIX pair,
 # and a sender of forged uevents.
@@ -120,7 +137,8 @@ check:
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fault.so test/nlsend test/hotplugd-filter
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fault.so test/nlsend test/hotplugd-filter \
+		test/kernel/lockhold
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -134,7 +152,8 @@ check-package:
 
 check-kernel:
 	sh test/deps.sh kernel
-	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/fwload-dyn test/fault.so test/nlsend
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/kernel/lockhold test/fwload-dyn \
+		test/fault.so test/nlsend
 	sh test/kernel/run
 
 # Debian's own kernel (no uevent helper) under qemu, hotplugd as the source.
@@ -142,6 +161,13 @@ check-stock:
 	sh test/deps.sh stock
 	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/nlsend
 	sh test/stock/run
+
+# An arm64 board under qemu-system-aarch64: a kernel built for qemu's virt
+# machine, fwload's own initramfs.cpio cross-built in a copy of the sources
+# (test/arm64/run builds what it needs).
+check-arm64:
+	sh test/deps.sh arm64
+	sh test/arm64/run
 
 demo:
 	sh test/deps.sh kernel
@@ -170,8 +196,9 @@ shellcheck:
 	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
-		test/stock/run test/stock/init \
-		contrib/init/sysvinit/hotplugd contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
+		test/stock/run test/stock/init test/stock/udev-init \
+		test/arm64/run test/arm64/init test/arm64/build.sh test/arm64/lib.sh test/arm64/cases/*.sh \
+		contrib/init/sysvinit/hotplugd contrib/init/sysvinit/fwload contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench bench/count \
 		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
 		contrib/alpine/fwload.initd contrib/openwrt/fwload/files/fwload.init \
@@ -236,6 +263,13 @@ install-doc:
 	$(INSTALL) -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
 	$(if $(wildcard doc/*.md),$(INSTALL) -d -m 755 $(DESTDIR)$(DOCDIR)/doc && \
 		$(INSTALL) -m 644 $(wildcard doc/*.md) $(DESTDIR)$(DOCDIR)/doc/)
+
+# The systemd unit (not part of install: a system without systemd has no use
+# for it), its paths those of the install.
+install-systemd:
+	$(INSTALL) -d -m 755 $(DESTDIR)$(SYSTEMDUNITDIR)
+	$(MANSUBST) contrib/init/systemd/fwload.service >$(DESTDIR)$(SYSTEMDUNITDIR)/fwload.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/fwload.service
 
 # The same, the C programs stripped by the target's strip.
 install-strip: install
@@ -307,5 +341,5 @@ print-%:
 	@echo '$($*)'
 
 clean:
-	rm -f $(CHECK_BIN) $(FUZZ_BIN) initramfs.list initramfs.cpio $(DIST).tar.gz
+	rm -f $(CHECK_BIN) $(FUZZ_BIN) $(C_PROGS:%=.%.cmd) initramfs.list initramfs.cpio $(DIST).tar.gz
 	rm -rf $(INITRAMFS)

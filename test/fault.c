@@ -27,6 +27,10 @@
  *                        FAULT_IMAGE (as given), rename PATH over it: a file
  *                        swapped in between a check and the next open
  *   FAULT_NO_PROC=1      opening /proc/self/fd/N fails with ENOENT (no /proc)
+ *   FAULT_NO_HANDLE=1    open_by_handle_at() fails with EOPNOTSUPP (a file
+ *                        system without file handles)
+ *   FAULT_AFTER_REALPATH=FROM:TO  right after the first realpath(), rename
+ *                        FROM over TO: a link swapped in after the check
  *   FAULT_REPLACE=DIR    right after the first open() or openat() of a name
  *                        ending in "loading", DIR moves to DIR.old and
  *                        DIR.new takes its place: the request replaced by a
@@ -78,7 +82,7 @@ static struct {
 	int ready;
 	long long short_n, eintr_k, slow_us, eio_at, enodev_at, read_eio_at, read_eintr_k;
 	long long truncate_at, append_at, rewrite_at;
-	int no_sendfile, no_splice, no_fork, no_proc;
+	int no_sendfile, no_splice, no_fork, no_proc, no_handle;
 	const char *swap, *image_name, *replace;
 	char image[PATH_MAX];   /* canonical path, "-" for fd 0, "" for none */
 	const char *stats;
@@ -139,6 +143,7 @@ static void init(void)
 	real_openat64 = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat64");
 	cf.image_name = getenv("FAULT_IMAGE");
 	cf.no_proc = num("FAULT_NO_PROC", 0) != 0;
+	cf.no_handle = num("FAULT_NO_HANDLE", 0) != 0;
 	cf.stats = getenv("FAULT_STATS");
 	img = getenv("FAULT_IMAGE");
 	if (img && strcmp(img, "-") == 0)
@@ -511,6 +516,40 @@ int stat64(const char *path, struct stat64 *st)
 	init();
 	r = real_stat64(path, st);
 	swap_after(path);
+	return r;
+}
+
+int open_by_handle_at(int mount_fd, struct file_handle *h, int flags)
+{
+	static int (*real)(int, struct file_handle *, int);
+
+	init();
+	if (cf.no_handle) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(int, struct file_handle *, int))dlsym(RTLD_NEXT, "open_by_handle_at");
+	return real(mount_fd, h, flags);
+}
+
+char *realpath(const char *path, char *resolved)
+{
+	static char *(*real)(const char *, char *);
+	static int done;
+	const char *swap = getenv("FAULT_AFTER_REALPATH"), *colon;
+	char *r;
+
+	if (!real)
+		real = (char *(*)(const char *, char *))dlsym(RTLD_NEXT, "realpath");
+	r = real(path, resolved);
+	if (!done && cf.ready && swap && (colon = strchr(swap, ':'))) {  /* not init()'s own */
+		char from[PATH_MAX];
+
+		done = 1;
+		snprintf(from, sizeof(from), "%.*s", (int)(colon - swap), swap);
+		(void)!rename(from, colon + 1);
+	}
 	return r;
 }
 

@@ -24,6 +24,7 @@ CONF=$T/fwload.conf                    # FWLOAD_CONF
 LOGF=$T/log                            # LOG= in the config, -l for fwload
 HOOKS=$T/hotplug.d                     # HOTPLUG_DIR
 RUN=$T/run/fwload                      # FWLOAD_RUNDIR (the config cache)
+UROOT=$T/uroot                         # FWLOAD_UDEV_ROOT: udev's rules directories under it
 FWLOAD=${TEST_FWLOAD:-$REPO/fwload}   # FWLOAD
 # shellcheck disable=SC2034 # for the cases
 FWBIN=$FWLOAD                          # fwload itself, when FWLOAD is a wrapper
@@ -42,7 +43,9 @@ else
 	PRELOAD="LD_PRELOAD=$FAULT"
 	DYN=$FWDYN
 fi
-mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel"
+mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel" "$SYS/module/firmware_class/parameters"
+# firmware_class.path, not set: an empty line, as sysfs has it.
+echo >"$SYS/module/firmware_class/parameters/path"
 
 fail() {
 	echo "FAIL: $*"
@@ -137,6 +140,7 @@ kernel_env() {
 		SYSFS="$SYS" FWLOAD_CONF="$CONF" FWLOAD="$FWLOAD" HOTPLUG_DIR="$HOOKS" \
 		FWLOAD_SHA256="${TEST_FWLOAD_SHA256:-$REPO/fwload-sha256}" \
 		PROCFS="$T/proc" FWLOAD_LIBEXEC="$REPO" FWLOAD_RUNDIR="$RUN" FWLOADCTL="$REPO/fwloadctl" \
+		FWLOAD_UDEV_ROOT="$UROOT" \
 		"$@"
 }
 

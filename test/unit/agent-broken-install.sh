@@ -60,7 +60,8 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 	run kernel_env FWLOAD_LIBEXEC="$T/part" FWLOAD="$T/fwload-log" timeout 10 $sh "$T/part/firmware.agent" firmware
 	[ "$st" = 111 ] || fail "$sh, no fwload-lib.sh: status $st, want 111; $(cat "$T/stderr")"
 	file_is "$REQ/loading" -1 "loading ($sh, no fwload-lib.sh)"
-	log_has "fwload: cancelled x.bin for $E_DEVPATH; cannot read $T/part/fwload-lib.sh (fwload installed in part)"
+	# (no run directory yet: no lock directory either, and fwload says so)
+	log_matches "fwload: cancelled x\\.bin for $(ere "$E_DEVPATH"); (answered without a lock \\(.*\\); )?cannot read $(ere "$T/part/fwload-lib.sh") \\(fwload installed in part\\)"
 
 	# No grep: the shell reads the config; FIRMWARE_PATH and the manifest
 	# apply.

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # contrib/init: the sysvinit script starts hotplugd once (a second start
 # does nothing), reports it, stops it; the runit and s6 run files exec
-# hotplugd in the foreground; the systemd unit passes systemd-analyze verify
-# where systemd is installed. (The busybox inittab line runs in the stock
+# hotplugd in the foreground; the systemd unit (fwload.service) passes
+# systemd-analyze verify where systemd is installed. (The busybox inittab line runs in the stock
 # kernel layer, test/stock.)
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
@@ -56,8 +56,14 @@ for f in runit/hotplugd/run s6/hotplugd/run; do
 	grep -qx 'exec /sbin/hotplugd' "$C/$f" || fail "$f does not exec /sbin/hotplugd in the foreground"
 done
 grep -qx '::respawn:/sbin/hotplugd' "$C/busybox/inittab" || fail "no inittab line"
+# The systemd unit (fwload.service: setup starts hotplugd) names the one
+# pid file path.
+grep -qx 'PIDFile=/run/fwload/hotplugd.pid' "$C/systemd/fwload.service" || fail "fwload.service: not the pid file path"
 if command -v systemd-analyze >/dev/null; then
-	sed "s|/sbin/hotplugd|$HPD|" "$C/systemd/hotplugd.service" >"$T/hotplugd.service"
-	run systemd-analyze verify "$T/hotplugd.service"
+	# verify runs man for the Documentation= pages: ours, from the tree.
+	mkdir -p "$T/man/man8" "$T/man/man5" "$T/unit"
+	{ cp "$REPO"/man/*.8 "$T/man/man8/" && cp "$REPO"/man/*.5 "$T/man/man5/"; } || fail "cannot copy the man pages"
+	sed "s|/sbin/fwloadctl|$REPO/fwloadctl|" "$C/systemd/fwload.service" >"$T/unit/fwload.service"
+	run env MANPATH="$T/man" systemd-analyze verify "$T/unit/fwload.service"
 	status_is 0
 fi
