@@ -221,7 +221,8 @@ MANSUBST = sed -e 's|/lib/fwload/|$(LIBEXECDIR)/|g' \
 	    -e 's|/sbin/fwload|$(SBINDIR)/fwload|g' \
 	    -e 's|/sbin/hotplug|$(SBINDIR)/hotplug|g' \
 	    -e 's|/etc/hotplug\.d|$(HOTPLUGDIR)|g' \
-	    -e 's|/etc/fwload\.|$(SYSCONFDIR)/fwload.|g'
+	    -e 's|/etc/fwload\.|$(SYSCONFDIR)/fwload.|g' \
+	    -e 's|/run/fwload|$(RUNDIR)|g'
 
 # $(call install_progs,LIST,DIR) and $(call install_scripts,LIST,DIR):
 # install each program of LIST into DIR (made first); nothing if LIST is empty.
