@@ -55,23 +55,31 @@ request gone.bin
 run agent firmware
 status_is 1
 [ "$(find "$L" -maxdepth 0 -perm 700)" = "$L" ] || fail "MISSING_DIR not made 0700: $(ls -ld "$L")"
-rm "$L/gone.bin"
-mkfifo "$L/gone.bin"
-ln -s "$T/elsewhere" "$L/vendor!late.bin"
-for name in gone.bin vendor/late.bin; do
-	rm -f "$R/lib/firmware/$name"
-	request "$name"
-	# shellcheck disable=SC2086 # TEST_SH is a command line
-	run kernel_env timeout 10 $TEST_SH "$REPO/firmware.agent" firmware
-	[ "$st" = 1 ] || fail "$name with a FIFO or link in the missing list: status $st, want 1"
-	file_is "$REQ/loading" -1
+# (Under every shell that is installed.)
+tried=
+for sh in dash "busybox sh" mksh yash "bash --posix"; do
+	command -v "${sh%% *}" >/dev/null 2>&1 || continue
+	tried="$tried ${sh%% *}"
+	rm -f "$L/gone.bin" "$L/vendor!late.bin"
+	mkfifo "$L/gone.bin"
+	ln -s "$T/elsewhere" "$L/vendor!late.bin"
+	for name in gone.bin vendor/late.bin; do
+		rm -f "$R/lib/firmware/$name"
+		request "$name"
+		# shellcheck disable=SC2086 # $sh is a command line
+		run kernel_env timeout 10 $sh "$REPO/firmware.agent" firmware
+		[ "$st" = 1 ] || fail "$sh: $name with a FIFO or link in the missing list: status $st, want 1"
+		file_is "$REQ/loading" -1 "loading ($sh, $name)"
+	done
+	if [ ! -f "$L/gone.bin" ] || [ -p "$L/gone.bin" ]; then
+		fail "$sh: the FIFO is still there: $(ls -l "$L")"
+	fi
+	file_is "$L/gone.bin" "$TF/gone.bin
+" "$L/gone.bin ($sh)"
+	[ ! -L "$L/vendor!late.bin" ] || fail "$sh: the link is still there: $(ls -l "$L")"
+	file_is "$L/vendor!late.bin" "$TF/vendor!late.bin
+" "$L/vendor!late.bin ($sh)"
+	no_file "$T/elsewhere" "written through a link ($sh)"
 done
-if [ ! -f "$L/gone.bin" ] || [ -p "$L/gone.bin" ]; then
-	fail "the FIFO is still there: $(ls -l "$L")"
-fi
-file_is "$L/gone.bin" "$TF/gone.bin
-"
-[ ! -L "$L/vendor!late.bin" ] || fail "the link is still there: $(ls -l "$L")"
-file_is "$L/vendor!late.bin" "$TF/vendor!late.bin
-"
-no_file "$T/elsewhere" "written through a link"
+case $tried in *dash*busybox*) ;; *) fail "dash and busybox must be there: tried$tried" ;; esac
+echo "shells tried:$tried"

@@ -59,8 +59,20 @@ while [ "$i" -le "$n" ]; do
 	i=$((i + 1))
 done
 
-# A change takes effect on the next event, within the same second too.
+# explain reads the same state: the cache while fwload says it is fresh.
+run ctl explain x.bin
+status_is 0
+grep -qx "config:   $CONF (the cache $RUN/conf.cache, fresh), FIRMWARE_ROOT=$R, FIRMWARE_PATH=/a, LOG=$LOGF" "$T/stdout" ||
+	fail "explain with a fresh cache: $(cat "$T/stdout")"
+
+# A change takes effect on the next event, within the same second too;
+# explain says it reads the files.
 sed -i 's|^FIRMWARE_PATH=/a$|FIRMWARE_PATH=/b|' "$CONF"
+run ctl explain x.bin
+status_is 0
+grep -qx "config:   $CONF (read now: no fresh cache), FIRMWARE_ROOT=$R, FIRMWARE_PATH=/b, LOG=$LOGF" "$T/stdout" ||
+	fail "explain with a stale cache: $(cat "$T/stdout")"
+grep -qx "decision: load $R/b/x.bin, 6 bytes" "$T/stdout" || fail "explain with a stale cache: $(cat "$T/stdout")"
 expect x.bin "from b"
 # So does a new rules file, a changed one, and a removed one.
 echo "firmware=y.bin dir=/rule" >"$T/fwload.rules"
