@@ -63,6 +63,23 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 	# (no run directory yet: no lock directory either, and fwload says so)
 	log_matches "fwload: cancelled x\\.bin for $(ere "$E_DEVPATH"); (answered without a lock \\(.*\\); )?cannot read $(ere "$T/part/fwload-lib.sh") \\(fwload installed in part\\)"
 
+	# fwload-lib.sh gone after the cache was made, and the cache stale:
+	# the cancel is not one fwload may refuse as stale (status 7).
+	rm -rf "$RUN" "$LOGF"
+	cp "$REPO/fwload-lib.sh" "$T/part/"
+	conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M"
+	sleep 1
+	request x.bin
+	run kernel_env FWLOAD_LIBEXEC="$T/part" timeout 10 $sh "$T/part/firmware.agent" firmware
+	[ "$st" = 0 ] || fail "$sh, the whole install: status $st, want 0; $(cat "$T/stderr")"
+	[ -f "$RUN/conf.cache" ] || fail "$sh: no cache made"
+	rm "$T/part/fwload-lib.sh"
+	echo "UNLISTED=refuse" >>"$CONF"
+	request x.bin
+	run kernel_env FWLOAD_LIBEXEC="$T/part" timeout 10 $sh "$T/part/firmware.agent" firmware
+	[ "$st" = 111 ] || fail "$sh, no fwload-lib.sh, a stale cache: status $st, want 111; $(cat "$T/stderr")"
+	file_is "$REQ/loading" -1 "loading ($sh, no fwload-lib.sh, a stale cache)"
+
 	# No grep: the shell reads the config; FIRMWARE_PATH and the manifest
 	# apply.
 	rm -rf "$RUN" "$LOGF"
