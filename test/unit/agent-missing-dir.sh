@@ -83,3 +83,19 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 done
 case $tried in *dash*busybox*) ;; *) fail "dash and busybox must be there: tried$tried" ;; esac
 echo "shells tried:$tried"
+
+# The kernel removes a request's directory once it is answered (here a
+# wrapper of fwload does): the entry is written all the same, after the
+# answer.
+# shellcheck disable=SC2016 # the wrapper's own expansions
+printf '#!/bin/sh\n"%s" "$@"\nst=$?\ncase " $* " in *" -c "*) rm -r "%s" ;; esac\nexit $st\n' "$FWBIN" "$SYS$TF/gone2.bin" >"$T/fwload-kernel"
+chmod 755 "$T/fwload-kernel"
+rm -f "$L/gone2.bin"
+request gone2.bin
+FWLOAD=$T/fwload-kernel
+run agent firmware
+FWLOAD=$FWBIN
+status_is 1
+[ ! -e "$REQ" ] || fail "the wrapper did not remove the request"
+file_is "$L/gone2.bin" "$TF/gone2.bin
+" "the entry for a request gone after its answer"
