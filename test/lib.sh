@@ -47,6 +47,18 @@ mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel" "$SYS/module/firmware_class/par
 # firmware_class.path, not set: an empty line, as sysfs has it.
 echo >"$SYS/module/firmware_class/parameters/path"
 
+# src_copy: $S, a copy of the sources in $T/src, for a test that runs make
+# with its own paths: make rebuilds a program whose compile command changed
+# (.NAME.cmd), and the repository's build must stay as the other layers made
+# it (the real-kernel guest installs from it through a read-only root).
+src_copy() {
+	S=$T/src
+	mkdir -p "$S"
+	(cd "$REPO" && git ls-files -z 2>/dev/null | xargs -0 cp --parents -t "$S" 2>/dev/null) ||
+		cp -R "$REPO/." "$S" || fail "cannot copy the sources"
+	[ -f "$S/Makefile" ] || cp -R "$REPO/." "$S" || fail "cannot copy the sources"
+}
+
 fail() {
 	echo "FAIL: $*"
 	exit 1

@@ -21,7 +21,8 @@ dash | busybox*) MAX_FOUND=200 MAX_MISSING=150 MAX_MORE=20 ;;
 *) MAX_FOUND=99999 MAX_MISSING=99999 MAX_MORE=99999 ;;
 esac
 I=$T/inst
-make -s -C "$REPO" install PREFIX="$I" SYSCONFDIR="$I/etc" >"$T/out" 2>&1 || fail "make install: $(cat "$T/out")"
+src_copy
+make -s -C "$S" install PREFIX="$I" SYSCONFDIR="$I/etc" >"$T/out" 2>&1 || fail "make install: $(cat "$T/out")"
 for d in /usr/bin /bin /usr/sbin /sbin; do
 	sh_path=$d/${TEST_SH%% *}
 	[ ! -x "$sh_path" ] || break

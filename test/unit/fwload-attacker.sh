@@ -25,6 +25,7 @@ mkimage "$T/img" 100000
 
 # attack: nobody holds every lock on the request $REQ, in the background.
 attack() {
+	: >"$T/held"  # the last attacker's "ready" must not count (the new one truncates it later)
 	"$SETPRIV" --reuid=nobody --regid=nogroup --clear-groups \
 		"$LOCKHOLD" "$REQ/loading" "$REQ/data" "$REQ" >"$T/held" 2>&1 &
 	attacker=$!

@@ -13,7 +13,8 @@
 . "$REPO/test/lib.sh"
 
 D=$T/stage
-set -- -s -C "$REPO" DESTDIR="$D" PREFIX=/usr SYSCONFDIR=/opt/etc HOTPLUGDIR=/opt/etc/hotplug.d
+src_copy
+set -- -s -C "$S" DESTDIR="$D" PREFIX=/usr SYSCONFDIR=/opt/etc HOTPLUGDIR=/opt/etc/hotplug.d
 make "$@" install >"$T/out" 2>&1 || fail "make install failed: $(cat "$T/out")"
 
 mode() {
@@ -29,7 +30,7 @@ mode "$D/opt/etc/fwload.conf" 644
 no_file "$D/opt/etc/fwload.rules" "an installed rules file (read on every event; an example is in etc/)"
 no_file "$D/opt/etc/hotplug.d/default" "an empty hotplug.d/default"
 assert_eq "hook link" /usr/lib/fwload/firmware.agent "$(readlink "$D/opt/etc/hotplug.d/firmware/50-firmware.hotplug")"
-cmp -s "$REPO/fwload" "$D/usr/sbin/fwload" || fail "installed fwload differs from the build"
+cmp -s "$S/fwload" "$D/usr/sbin/fwload" || fail "installed fwload differs from the build"
 
 grep -qxF 'dir=${HOTPLUG_DIR:-/opt/etc/hotplug.d}' "$D/usr/sbin/hotplug" ||
 	fail "hotplug's HOTPLUG_DIR default not rewritten: $(grep HOTPLUG_DIR "$D/usr/sbin/hotplug")"
