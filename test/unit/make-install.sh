@@ -63,7 +63,7 @@ assert_eq "files left after uninstall" ./opt/etc/fwload.conf "$left"
 
 # No DESTDIR (the running system, PREFIX in the test's directory here),
 # fwloadctl setup in force (its record in the run directory): refused.
-set -- -s -C "$REPO" PREFIX="$T/sys-root" SYSCONFDIR="$T/sys-root/etc" RUNDIR="$T/run/fwload" \
+set -- -s -C "$S" PREFIX="$T/sys-root" SYSCONFDIR="$T/sys-root/etc" RUNDIR="$T/run/fwload" \
 	MANDIR="$T/sys-root/man" DOCDIR="$T/sys-root/doc"
 make "$@" install >"$T/out" 2>&1 || fail "make install failed: $(cat "$T/out")"
 grep -qxF "rundir=\${FWLOAD_RUNDIR:-$T/run/fwload}" "$T/sys-root/sbin/fwloadctl" || fail "fwloadctl: RUNDIR not rewritten"
