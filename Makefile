@@ -24,6 +24,7 @@ HOTPLUGDIR  ?= $(SYSCONFDIR)/hotplug.d
 DATAROOTDIR ?= $(or $(PREFIX),/usr)/share
 MANDIR      ?= $(DATAROOTDIR)/man
 DOCDIR      ?= $(DATAROOTDIR)/doc/fwload
+RUNDIR      ?= /run/fwload
 SYSTEMDUNITDIR ?= $(or $(PREFIX),/usr)/lib/systemd/system
 DESTDIR     ?=
 
@@ -92,8 +93,10 @@ all: $(C_PROGS)
 # would be compiled differently (another CC or CFLAGS, or another SBINDIR
 # compiled into hotplugd), so "make && make install PREFIX=/usr", or a host
 # build followed by a cross build in the same tree, never installs a
-# program built for other paths or another machine.
-CMD_LINE = $(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$*) $(LDFLAGS)
+# program built for other paths or another machine. -Werror is left out:
+# it changes no program (the test builds pass it, then the kernel layer's
+# guest installs from the same tree, read-only).
+CMD_LINE = $(CC) $(filter-out $(WERROR),$(WARN)) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$*) $(LDFLAGS)
 $(C_PROGS): %: %.c util.h $(wildcard VERSION) .%.cmd
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
 
@@ -211,13 +214,15 @@ SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
 	    -e 's|FWLOAD_SHA256:-/lib/fwload/fwload-sha256}|FWLOAD_SHA256:-$(LIBEXECDIR)/fwload-sha256}|' \
 	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|' \
+	    -e 's|FWLOAD_RUNDIR:-/run/fwload}|FWLOAD_RUNDIR:-$(RUNDIR)}|' \
 	    -e 's|:-/sbin/|:-$(SBINDIR)/|' -e 's|:-/lib/fwload|:-$(LIBEXECDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|g'
 MANSUBST = sed -e 's|/lib/fwload/|$(LIBEXECDIR)/|g' \
 	    -e 's|/sbin/fwload|$(SBINDIR)/fwload|g' \
 	    -e 's|/sbin/hotplug|$(SBINDIR)/hotplug|g' \
 	    -e 's|/etc/hotplug\.d|$(HOTPLUGDIR)|g' \
-	    -e 's|/etc/fwload\.|$(SYSCONFDIR)/fwload.|g'
+	    -e 's|/etc/fwload\.|$(SYSCONFDIR)/fwload.|g' \
+	    -e 's|/run/fwload|$(RUNDIR)|g'
 
 # $(call install_progs,LIST,DIR) and $(call install_scripts,LIST,DIR):
 # install each program of LIST into DIR (made first); nothing if LIST is empty.
@@ -273,7 +278,18 @@ install-systemd:
 install-strip: install
 	$(STRIP) $(addprefix $(DESTDIR),$(INSTALLED_C))
 
+# On the running system (no DESTDIR), not while "fwloadctl setup" is in
+# force (the kernel's uevent helper would name a deleted hotplug, and a
+# helper it kept for the other subsystems would no longer run): it says to
+# run "fwloadctl setup --undo" first (FORCE=1 removes the files anyway).
 uninstall:
+	@if [ -z "$(DESTDIR)" ] && [ "$(FORCE)" != 1 ] && { [ -e "$(RUNDIR)/setup.state" ] || \
+		[ "$$(cat /proc/sys/kernel/hotplug 2>/dev/null)" -ef "$(SBINDIR)/hotplug" ]; }; then \
+		echo "make uninstall: fwloadctl setup is in force here: run 'fwloadctl setup --undo' first" >&2; \
+		echo "(it gives the kernel its previous uevent helper back and stops the hotplugd it started;" >&2; \
+		echo "make uninstall FORCE=1 removes the files anyway)" >&2; \
+		exit 1; \
+	fi
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_C)) \
 		$(addprefix $(DESTDIR)$(SBINDIR)/,$(SBIN_SCRIPTS)) \
 		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(LIBEXEC_SCRIPTS) $(LIBEXEC_LIBS)) \
@@ -309,12 +325,15 @@ initramfs.cpio: initramfs
 
 # The release tarball: the files git tracks, as they are in the work tree
 # (git stash create: uncommitted changes to them included; nothing else).
+# The index is refreshed first: in a copied checkout every file looks
+# changed to git until then, and git stash create fails.
 DIST = fwload-$(VERSION)
 DIST_TARBALL = $(DIST).tar.gz
 
 dist:
 	@[ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] || \
 		{ echo "make dist: needs a git checkout (it ships what git tracks)" >&2; exit 1; }
+	git update-index -q --refresh >/dev/null 2>&1; \
 	tree=$$(git stash create) && \
 		git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST_TARBALL) $${tree:-HEAD}
 	@echo "$(DIST_TARBALL): $$(gzip -dc $(DIST_TARBALL) | tar -tf - | grep -vc '/$$') files"

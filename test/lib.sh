@@ -43,7 +43,9 @@ else
 	PRELOAD="LD_PRELOAD=$FAULT"
 	DYN=$FWDYN
 fi
-mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel"
+mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel" "$SYS/module/firmware_class/parameters"
+# firmware_class.path, not set: an empty line, as sysfs has it.
+echo >"$SYS/module/firmware_class/parameters/path"
 
 # src_copy: $S, a copy of the sources in $T/src, for a test that runs make
 # with its own paths: make rebuilds a program whose compile command changed
@@ -215,6 +217,14 @@ stderr_matches() {
 
 # ---------------------------------------------------------------------------
 # Configuration, firmware files, logs.
+
+# aged: wait until the configuration written so far is more than a second
+# old. The agent caches only files older than the second it makes the
+# cache in (a change later in that second could pass unseen); a case that
+# relies on the cache waits.
+aged() {
+	sleep 1
+}
 
 # conf LINE...: write the agent's configuration file.
 conf() {
