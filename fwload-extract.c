@@ -130,23 +130,28 @@ static int parse_mac(const char *s, size_t n, unsigned char mac[6])
 {
 	char t[18];
 	size_t len = 0, k = 0;
+	int blank = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		char c = s[i] == '\t' || s[i] == '\n' ? ' ' : s[i];
+		char c = s[i];
 
-		if (c == '"' || (c == ' ' && (len == 0 || t[len - 1] == ' ')))
+		if (c == ' ' || c == '\t' || c == '\n') {
+			blank = len > 0;  /* one, between two words */
 			continue;
-		if (len == sizeof(t) - 1 || (hexval(c) < 0 && !strchr(":-. ", c)))
+		}
+		if (c == '"')
+			continue;
+		if (len + blank >= sizeof(t) - 1 || (hexval(c) < 0 && !strchr(":-.", c)))
 			return -1;
+		if (blank)
+			t[len++] = ' ', blank = 0;
 		t[len++] = c;
 	}
-	while (len > 0 && t[len - 1] == ' ')
-		len--;
 	t[len] = '\0';
 	for (char *p = t; *p;) {
 		size_t g = 0;
 
-		while (hexval(p[g]) >= 0)
+		while (p[g] && hexval(p[g]) >= 0)
 			g++;
 		if (g == 0) {
 			p++;  /* a separator */
@@ -647,7 +652,7 @@ static int options(char **av, unsigned char *data, int64_t size)
 		if (status)
 			return status;
 		have_mac |= o <= O_TEXT;
-		if (at > size - 6 || chk > size - 2)
+		if (at >= 0 && (at > size - 6 || chk > size - 2))
 			return usage("--%s: the patch ends past SIZE", opt_names[o]);
 		if (at >= 0 && data)
 			patch_mac(data, mac, at, chk);
