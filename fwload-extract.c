@@ -51,14 +51,10 @@ enum { NOT_FOUND = 1, SHORT = 2, BAD = 3 };
 static const char usage_text[] =
 	"usage: fwload-extract SOURCE OFFSET SIZE [OPTION]...\n"
 	"       fwload-extract --help | --version\n"
-	"Writes SIZE bytes at OFFSET of SOURCE (mtd:NAME, ubi:VOLUME, part:PARTNAME\n"
-	"or /FILE) to standard output, after the OPTIONs, in order:\n"
-	"  --mac MAC  --mac-binary SOURCE,OFFSET  --mac-ascii SOURCE,KEY\n"
-	"  --mac-text SOURCE,OFFSET  --macaddr-add N  --macaddr-setbit-la\n"
-	"  --patch-mac OFFSET[,CHKSUM_OFFSET]  --ath9k-patch-mac\n"
-	"  --ath9k-patch-mac-crc OFFSET  --ath10k-patch-mac  --valid HEX\n"
-	"Numbers: decimal or 0x hex. Exit: 0 written, 1 no such source, 2 short,\n"
-	"3 bad data, 100 usage, 111 system error.\n";
+	"SOURCE: mtd:NAME, ubi:VOLUME, part:PARTNAME or /FILE. OPTIONs, in order:\n"
+	"--mac MAC, --mac-binary|--mac-text SOURCE,OFFSET, --mac-ascii SOURCE,KEY,\n"
+	"--macaddr-add N, --macaddr-setbit-la, --patch-mac OFFSET[,CHKSUM_OFFSET],\n"
+	"--ath9k-patch-mac, --ath9k-patch-mac-crc OFFSET, --ath10k-patch-mac, --valid HEX\n";
 
 /* <mtd/mtd-abi.h>'s struct mtd_ecc_stats and ECCGETSTATS, spelled out:
  * no kernel headers needed (musl-gcc). */
@@ -242,7 +238,10 @@ static int find_mtd(struct src *s, const char *name)
 	}
 	for (char *p = buf, *next; p; p = next) {
 		char *q = strchr(p, '"');
-		size_t nd = 3 + strspn(p + 3, "0123456789");
+		size_t nd = 3;
+
+		while (p[nd] >= '0' && p[nd] <= '9')
+			nd++;
 
 		if ((next = strchr(p, '\n')))
 			*next++ = '\0';
@@ -302,7 +301,7 @@ static int find_class(struct src *s, const char *class, const char *file, const 
 				if ((next = strchr(p, '\n')))
 					*next++ = '\0';
 				if (strncmp(p, key, nk) == 0 && strcmp(p + nk, name) == 0 && found++ == 0)
-					strcpy(dev, e);
+					memcpy(dev, e, strlen(e) + 1);
 			}
 		}
 	}
@@ -617,7 +616,9 @@ static int options(char **av, unsigned char *data, int64_t size)
 				mac[0] |= 0x02;  /* locally administered */
 			break;
 		case O_PATCH:
-			if ((len = strcspn(v, ",")) < sizeof(source)) {
+			for (len = 0; v[len] && v[len] != ',';)
+				len++;
+			if (len < sizeof(source)) {
 				memcpy(source, v, len);  /* OFFSET alone */
 				source[len] = '\0';
 			}
