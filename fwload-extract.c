@@ -89,11 +89,7 @@ static int usage(const char *f, const char *arg)
 
 /* --- Numbers and MAC addresses --- */
 
-/*
- * OFFSET, SIZE and the like: 0x and hex digits, or decimal without a
- * leading zero (OpenWrt's $((...)) reads 010 as octal 8: refused rather
- * than read otherwise), at most max; -1 for anything else.
- */
+/* A hexadecimal digit's value, or -1. */
 static int hexval(char c)
 {
 	char l = (char)(c | 0x20);
@@ -101,6 +97,11 @@ static int hexval(char c)
 	return c >= '0' && c <= '9' ? c - '0' : l >= 'a' && l <= 'f' ? l - 'a' + 10 : -1;
 }
 
+/*
+ * OFFSET, SIZE and the like: 0x and hex digits, or decimal without a
+ * leading zero (OpenWrt's $((...)) reads 010 as octal 8: refused rather
+ * than read otherwise), at most max; -1 for anything else.
+ */
 static int64_t number(const char *s, int64_t max)
 {
 	int64_t v = 0;
@@ -137,7 +138,7 @@ static int parse_mac(const char *s, size_t n, unsigned char mac[6])
 		}
 		if (c == '"')
 			continue;
-		if (len + blank >= sizeof(t) - 1 || (hexval(c) < 0 && !strchr(":-.", c)))
+		if (len + blank >= sizeof(t) - 1 || (hexval(c) < 0 && (!c || !strchr(":-.", c))))
 			return -1;
 		if (blank)
 			t[len++] = ' ', blank = 0;
@@ -471,11 +472,11 @@ static int mac_ascii(const char *spec, const char *key, unsigned char mac[6])
 	if ((status = src_close(&s)))
 		return status;
 	if (!found) {
-		say("%q: no string %s= in %q", spec, key, s.path);
+		say("%q: no string %q= in %q", spec, key, s.path);
 		return BAD;
 	}
 	if (clen == sizeof(cur) || parse_mac(cur + nk + 1, clen - nk - 1, mac) < 0) {
-		say("%q: %s= holds no MAC address in %q", spec, key, s.path);
+		say("%q: %q= holds no MAC address in %q", spec, key, s.path);
 		return BAD;
 	}
 	return 0;
@@ -678,7 +679,7 @@ int main(int argc, char **argv)
 		return write_all(1, "fwload-extract " FWLOAD_VERSION "\n",
 				 sizeof("fwload-extract " FWLOAD_VERSION)) ? EX_SYSTEM : EX_USAGE;
 	if (argc < 4)
-		return usage("want SOURCE, OFFSET and SIZE%s", "");
+		return usage("want SOURCE, OFFSET and SIZE", NULL);
 	if (src_syntax(argv[1]) < 0)
 		return usage("%q: SOURCE is mtd:NAME, ubi:VOLUME, part:PARTNAME or /FILE", argv[1]);
 	if ((size = number(argv[3], SSIZE_MAX)) <= 0)
