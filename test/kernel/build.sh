@@ -22,7 +22,7 @@ die() { printf 'kernel: %s\n' "$*" >&2; exit 1; }
 # olddefconfig, or the build fails: a silently dropped option would turn the
 # whole kernel test layer into a lie.
 # MTD and BLK_DEV_LOOP, MTD_BLOCK2MTD: an MTD partition over a loop device
-# for fwload-extract (cases/extract.sh); the MTD character devices
+# for fwload-extract (cases/mtd-extract.sh); the MTD character devices
 # (/dev/mtdN) come with MTD itself (6.12's drivers/mtd/Makefile builds
 # mtdchar.o into mtd: there is no MTD_CHAR option).
 # MTD needs HAS_IOMEM, which UML has only with VIRTIO_UML and
