@@ -41,9 +41,9 @@ VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 #   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
 #                    shell scripts, their default paths rewritten (SUBST)
 #   LIBEXEC_LIBS     shell code the scripts source (SUBST, mode 644, no page)
-C_PROGS         = fwload fwload-sha256 hotplugd
+C_PROGS         = fwload fwload-sha256 fwload-extract hotplugd
 SBIN_PROGS      = fwload hotplugd
-LIBEXEC_PROGS   = fwload-sha256
+LIBEXEC_PROGS   = fwload-sha256 fwload-extract
 BIN_PROGS       =
 SBIN_SCRIPTS    = hotplug fwloadctl
 LIBEXEC_SCRIPTS = firmware.agent
@@ -73,8 +73,8 @@ WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
-CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger test/kernel/lockhold test/nlsend \
-	test/hotplugd-filter
+CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/kernel/fwtrigger test/kernel/lockhold \
+	test/nlsend test/hotplugd-filter
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
@@ -108,10 +108,12 @@ FORCE:
 # hotplugd runs $(SBINDIR)/hotplug unless told otherwise (-x).
 CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
 
-# Test builds: a dynamically linked fwload, and a write()/sendfile() fault
-# injector to LD_PRELOAD into it.
+# Test builds: a dynamically linked fwload and fwload-extract, and a
+# write()/sendfile()/read()/ioctl() fault injector to LD_PRELOAD into them.
 test/fwload-dyn: fwload.c util.h
 	$(CC) $(WARN) -O2 -g -o $@ fwload.c
+test/fwload-extract-dyn: fwload-extract.c util.h
+	$(CC) $(WARN) -O2 -g -o $@ fwload-extract.c
 test/fault.so: test/fault.c
 	$(CC) $(WARN) -O2 -fPIC -shared -o $@ test/fault.c -ldl
 
@@ -139,8 +141,8 @@ check:
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fault.so test/nlsend test/hotplugd-filter \
-		test/kernel/lockhold
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/nlsend \
+		test/hotplugd-filter test/kernel/lockhold
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -196,7 +198,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c util.h
 
 shellcheck:
 	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
-		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
+		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/stock/run test/stock/init test/stock/udev-init \
 		test/arm64/run test/arm64/init test/arm64/build.sh test/arm64/lib.sh test/arm64/cases/*.sh \
