@@ -2,7 +2,8 @@
 # fwload - user space for the Linux firmware sysfs fallback.
 #
 #   make                      build the C programs (static)
-#   make check                lint, fast, cross, real-kernel, then packaging tests
+#   make check                lint, fast, cross, real-kernel, arm64 board, then packaging tests
+#   make check-arm64          the arm64 board alone (test/arm64/run: qemu-system-aarch64)
 #   make check-package        the packaging tests alone (test/package/run)
 #   make demo                 load a firmware through the whole chain on a UML kernel
 #   make install DESTDIR=... PREFIX=...
@@ -23,6 +24,8 @@ HOTPLUGDIR  ?= $(SYSCONFDIR)/hotplug.d
 DATAROOTDIR ?= $(or $(PREFIX),/usr)/share
 MANDIR      ?= $(DATAROOTDIR)/man
 DOCDIR      ?= $(DATAROOTDIR)/doc/fwload
+RUNDIR      ?= /run/fwload
+SYSTEMDUNITDIR ?= $(or $(PREFIX),/usr)/lib/systemd/system
 DESTDIR     ?=
 
 # (A copy of fwload.c, util.h and this Makefile alone, as test/cross.sh and bench/run
@@ -38,9 +41,9 @@ VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 #   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
 #                    shell scripts, their default paths rewritten (SUBST)
 #   LIBEXEC_LIBS     shell code the scripts source (SUBST, mode 644, no page)
-C_PROGS         = fwload fwload-sha256 hotplugd
+C_PROGS         = fwload fwload-sha256 fwload-extract hotplugd
 SBIN_PROGS      = fwload hotplugd
-LIBEXEC_PROGS   = fwload-sha256
+LIBEXEC_PROGS   = fwload-sha256 fwload-extract
 BIN_PROGS       =
 SBIN_SCRIPTS    = hotplug fwloadctl
 LIBEXEC_SCRIPTS = firmware.agent
@@ -70,13 +73,14 @@ WARN    = -std=c11 -Wall -Wextra $(WERROR) -DFWLOAD_VERSION='"$(VERSION)"'
 INSTALL ?= install
 SHELLS  ?= dash busybox
 
-CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fault.so test/kernel/fwtrigger test/nlsend test/hotplugd-filter
+CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/kernel/fwtrigger test/kernel/lockhold \
+	test/nlsend test/hotplugd-filter
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
 .PHONY: initramfs initramfs.list initramfs.cpio
-.PHONY: all check check-fast check-cross check-kernel check-stock check-package demo bench fuzz \
-	install install-progs install-man install-doc install-strip uninstall dist clean shellcheck
+.PHONY: FORCE all check check-fast check-cross check-kernel check-stock check-arm64 check-package demo bench fuzz \
+	install install-progs install-man install-doc install-strip install-systemd uninstall dist clean shellcheck
 
 all: $(C_PROGS)
 
@@ -84,23 +88,41 @@ all: $(C_PROGS)
 # share); the version is compiled in, and
 # CPPFLAGS_NAME (if set) gives it its own definitions, e.g. a default path:
 #   CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
-# (a path compiled in means: pass the same directory variables to make and
-# to make install).
-$(C_PROGS): %: %.c util.h $(wildcard VERSION)
+# Each program's compile command is recorded in .NAME.cmd, which is
+# rewritten only when the command changes: a program is rebuilt when it
+# would be compiled differently (another CC or CFLAGS, or another SBINDIR
+# compiled into hotplugd), so "make && make install PREFIX=/usr", or a host
+# build followed by a cross build in the same tree, never installs a
+# program built for other paths or another machine. -Werror is left out:
+# it changes no program (the test builds pass it, then the kernel layer's
+# guest installs from the same tree, read-only).
+CMD_LINE = $(CC) $(filter-out $(WERROR),$(WARN)) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$*) $(LDFLAGS)
+$(C_PROGS): %: %.c util.h $(wildcard VERSION) .%.cmd
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
+
+.%.cmd: FORCE
+	@printf '%s\n' '$(subst ','\'',$(CMD_LINE))' | cmp -s - $@ || \
+		printf '%s\n' '$(subst ','\'',$(CMD_LINE))' >$@
+FORCE:
 
 # hotplugd runs $(SBINDIR)/hotplug unless told otherwise (-x).
 CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
 
-# Test builds: a dynamically linked fwload, and a write()/sendfile() fault
-# injector to LD_PRELOAD into it.
+# Test builds: a dynamically linked fwload and fwload-extract, and a
+# write()/sendfile()/read()/ioctl() fault injector to LD_PRELOAD into them.
 test/fwload-dyn: fwload.c util.h
 	$(CC) $(WARN) -O2 -g -o $@ fwload.c
+test/fwload-extract-dyn: fwload-extract.c util.h
+	$(CC) $(WARN) -O2 -g -o $@ fwload-extract.c
 test/fault.so: test/fault.c
 	$(CC) $(WARN) -O2 -fPIC -shared -o $@ test/fault.c -ldl
 
 test/kernel/fwtrigger: test/kernel/fwtrigger.c
 	$(CC) $(WARN) -O2 -static -o $@ test/kernel/fwtrigger.c
+
+# The unprivileged lock holder of the lock tests (fast and kernel layers).
+test/kernel/lockhold: test/kernel/lockhold.c
+	$(CC) $(WARN) -O2 -static -o $@ test/kernel/lockhold.c
 
 # hotplugd's tests: its socket filter run by the kernel on an AF_UNIX pair,
 # and a sender of forged uevents.
@@ -119,7 +141,8 @@ check:
 
 check-fast:
 	sh test/deps.sh fast
-	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fault.so test/nlsend test/hotplugd-filter
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/nlsend \
+		test/hotplugd-filter test/kernel/lockhold
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -133,7 +156,8 @@ check-package:
 
 check-kernel:
 	sh test/deps.sh kernel
-	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/fwload-dyn test/fault.so test/nlsend
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/kernel/lockhold test/fwload-dyn \
+		test/fault.so test/nlsend
 	sh test/kernel/run
 
 # Debian's own kernel (no uevent helper) under qemu, hotplugd as the source.
@@ -141,6 +165,13 @@ check-stock:
 	sh test/deps.sh stock
 	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/nlsend
 	sh test/stock/run
+
+# An arm64 board under qemu-system-aarch64: a kernel built for qemu's virt
+# machine, fwload's own initramfs.cpio cross-built in a copy of the sources
+# (test/arm64/run builds what it needs).
+check-arm64:
+	sh test/deps.sh arm64
+	sh test/arm64/run
 
 demo:
 	sh test/deps.sh kernel
@@ -167,10 +198,11 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c util.h
 
 shellcheck:
 	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
-		test/unit/*.sh test/unit/hotplugd-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
+		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
-		test/stock/run test/stock/init \
-		contrib/init/sysvinit/hotplugd contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
+		test/stock/run test/stock/init test/stock/udev-init \
+		test/arm64/run test/arm64/init test/arm64/build.sh test/arm64/lib.sh test/arm64/cases/*.sh \
+		contrib/init/sysvinit/hotplugd contrib/init/sysvinit/fwload contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench bench/count \
 		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
 		contrib/alpine/fwload.initd contrib/openwrt/fwload/files/fwload.init \
@@ -184,13 +216,15 @@ SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
 	    -e 's|FWLOAD_SHA256:-/lib/fwload/fwload-sha256}|FWLOAD_SHA256:-$(LIBEXECDIR)/fwload-sha256}|' \
 	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|' \
+	    -e 's|FWLOAD_RUNDIR:-/run/fwload}|FWLOAD_RUNDIR:-$(RUNDIR)}|' \
 	    -e 's|:-/sbin/|:-$(SBINDIR)/|' -e 's|:-/lib/fwload|:-$(LIBEXECDIR)|' \
 	    -e 's|@VERSION@|$(VERSION)|g'
 MANSUBST = sed -e 's|/lib/fwload/|$(LIBEXECDIR)/|g' \
 	    -e 's|/sbin/fwload|$(SBINDIR)/fwload|g' \
 	    -e 's|/sbin/hotplug|$(SBINDIR)/hotplug|g' \
 	    -e 's|/etc/hotplug\.d|$(HOTPLUGDIR)|g' \
-	    -e 's|/etc/fwload\.|$(SYSCONFDIR)/fwload.|g'
+	    -e 's|/etc/fwload\.|$(SYSCONFDIR)/fwload.|g' \
+	    -e 's|/run/fwload|$(RUNDIR)|g'
 
 # $(call install_progs,LIST,DIR) and $(call install_scripts,LIST,DIR):
 # install each program of LIST into DIR (made first); nothing if LIST is empty.
@@ -235,11 +269,29 @@ install-doc:
 	$(if $(wildcard doc/*.md),$(INSTALL) -d -m 755 $(DESTDIR)$(DOCDIR)/doc && \
 		$(INSTALL) -m 644 $(wildcard doc/*.md) $(DESTDIR)$(DOCDIR)/doc/)
 
+# The systemd unit (not part of install: a system without systemd has no use
+# for it), its paths those of the install.
+install-systemd:
+	$(INSTALL) -d -m 755 $(DESTDIR)$(SYSTEMDUNITDIR)
+	$(MANSUBST) contrib/init/systemd/fwload.service >$(DESTDIR)$(SYSTEMDUNITDIR)/fwload.service
+	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/fwload.service
+
 # The same, the C programs stripped by the target's strip.
 install-strip: install
 	$(STRIP) $(addprefix $(DESTDIR),$(INSTALLED_C))
 
+# On the running system (no DESTDIR), not while "fwloadctl setup" is in
+# force (the kernel's uevent helper would name a deleted hotplug, and a
+# helper it kept for the other subsystems would no longer run): it says to
+# run "fwloadctl setup --undo" first (FORCE=1 removes the files anyway).
 uninstall:
+	@if [ -z "$(DESTDIR)" ] && [ "$(FORCE)" != 1 ] && { [ -e "$(RUNDIR)/setup.state" ] || \
+		[ "$$(cat /proc/sys/kernel/hotplug 2>/dev/null)" -ef "$(SBINDIR)/hotplug" ]; }; then \
+		echo "make uninstall: fwloadctl setup is in force here: run 'fwloadctl setup --undo' first" >&2; \
+		echo "(it gives the kernel its previous uevent helper back and stops the hotplugd it started;" >&2; \
+		echo "make uninstall FORCE=1 removes the files anyway)" >&2; \
+		exit 1; \
+	fi
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_C)) \
 		$(addprefix $(DESTDIR)$(SBINDIR)/,$(SBIN_SCRIPTS)) \
 		$(addprefix $(DESTDIR)$(LIBEXECDIR)/,$(LIBEXEC_SCRIPTS) $(LIBEXEC_LIBS)) \
@@ -275,12 +327,15 @@ initramfs.cpio: initramfs
 
 # The release tarball: the files git tracks, as they are in the work tree
 # (git stash create: uncommitted changes to them included; nothing else).
+# The index is refreshed first: in a copied checkout every file looks
+# changed to git until then, and git stash create fails.
 DIST = fwload-$(VERSION)
 DIST_TARBALL = $(DIST).tar.gz
 
 dist:
 	@[ "$$(git rev-parse --show-toplevel 2>/dev/null)" = "$$(pwd -P)" ] || \
 		{ echo "make dist: needs a git checkout (it ships what git tracks)" >&2; exit 1; }
+	git update-index -q --refresh >/dev/null 2>&1; \
 	tree=$$(git stash create) && \
 		git archive --format=tar.gz --prefix=$(DIST)/ -o $(DIST_TARBALL) $${tree:-HEAD}
 	@echo "$(DIST_TARBALL): $$(gzip -dc $(DIST_TARBALL) | tar -tf - | grep -vc '/$$') files"
@@ -291,5 +346,5 @@ print-%:
 	@echo '$($*)'
 
 clean:
-	rm -f $(CHECK_BIN) $(FUZZ_BIN) initramfs.list initramfs.cpio $(DIST).tar.gz
+	rm -f $(CHECK_BIN) $(FUZZ_BIN) $(C_PROGS:%=.%.cmd) initramfs.list initramfs.cpio $(DIST).tar.gz
 	rm -rf $(INITRAMFS)

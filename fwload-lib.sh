@@ -5,19 +5,38 @@
 # every event needs, kept out of the script every event parses.
 #
 # conf_build reads fwload.conf and the rules file and turns them into shell
-# (validated assignments, the rules as one function). The agent sources
-# this file for it only when its cache ($FWLOAD_RUNDIR/conf.cache) is absent
-# or older than either file; fwloadctl, to read the same settings.
-# find_sum looks the image up in the SHA-256 manifest (MANIFEST= only).
+# (validated assignments, the rules as one function), and writes the
+# configuration cache ($FWLOAD_RUNDIR/conf.cache) the agent sources. The
+# cache's first line is fwload's stamp (fwload -I: the identity of each
+# input, taken before it is read), its last line "fwload_cache_end=1";
+# fwload checks both before it acts on a decision made from the cache
+# (fwload -K). fwloadctl sources this file to read the same settings.
+# find_sum looks the image up in the SHA-256 manifest (MANIFEST= only);
+# request_kind says what a sysfs directory is (the shell's one definition
+# of a pending request).
 #
-# The caller sets: conf (fwload.conf), fwload (for -L), procfs, sysfs, dry
-# (non-empty: report on stderr only, write no cache), with_rules (non-empty:
-# the rules file too; it needs the agent's check_name), and for the cache
-# rundir, cache and cache_fmt. conf_build sets the settings, defines
-# rules(), writes the cache when it can and reports each bad line once
-# (through "fwload -L").
+# The caller sets: conf (fwload.conf), fwload, procfs, sysfs, nl (a
+# newline), dry (non-empty: report on stderr only, write no cache),
+# with_rules (non-empty: the rules file too; it needs the agent's
+# check_name), and for the cache rundir, cache and cache_fmt. conf_build
+# sets the settings, defines rules(), writes the cache when it can, sets
+# conf_broken when an input exists but cannot be read (then no request may
+# be loaded), and reports each bad line once (through "fwload -L").
 
-# q VALUE: set $q to VALUE as one single-quoted shell word.
+# request_kind DIR: $kind is what the sysfs directory DIR holds: "pending"
+# (a request waiting for its answer: it has loading and no remaining_size),
+# "upload" (a firmware-upload device: it has both, and writing to it starts
+# a flash) or "none". util.h's request_kind() is the same test in C.
+request_kind() {
+	kind=none
+	[ -e "$1/loading" ] || return 0
+	kind=upload
+	[ -e "$1/remaining_size" ] || kind=pending
+}
+
+# q VALUE: set $q to VALUE as shell text on one line: single-quoted, each
+# newline written as '"$nl"' (the reader defines nl). A cache cut at a line
+# boundary then never holds half a value.
 q() {
 	q=
 	_r=$1
@@ -26,126 +45,196 @@ q() {
 		q=$q${_r%%\'*}\'\\\'\'
 		_r=${_r#*\'}
 	done
+	q=$q$_r
+	_r=$q q=
+	while :; do
+		case $_r in *"$nl"*) ;; *) break ;; esac
+		q=$q${_r%%"$nl"*}\'\"\$nl\"\'
+		_r=${_r#*"$nl"}
+	done
 	q="'$q$_r'"
 }
 
 # bad TEXT: one warning about the line being read.
 bad() {
-	warned="$warned$where: $1
-"
+	warned="$warned$where: $1$nl"
 }
 
 conf_build() {
 	fw_root='' fw_path='' log=kmsg compressed=no rules_file=${conf%/*}/fwload.rules
 	manifest='' unlisted=load missing_dir='' max_size='' deadline=''
 	timeout='' force_fallback=yes source=auto
-	warned=
-	q "$conf"
-	qconf=$q
-	conf_state="[ ! -e $q ]"
+	warned='' conf_broken='' keep=1 stamp='' tmp=''
+	rules_default=$rules_file
+	dt=$sysfs/firmware/devicetree/base
+	# The cache is for the agent only (fwloadctl reads with dry set). Its
+	# temporary file first: its time is "now" for the check below. Simple
+	# commands only: a failed redirection of a compound command would end
+	# the shell (no /dev/null in early boot).
+	# shellcheck disable=SC2174 # -m for the run directory itself
+	if [ -z "$dry" ] && [ -n "${with_rules-}" ] &&
+		{ [ -d "$rundir" ] || mkdir -p -m 700 "$rundir" 2>/dev/null; } &&
+		printf '' 2>/dev/null >"$cache.$$"; then
+		tmp=$cache.$$
+		# Each input's identity before it is read: an edit from now on
+		# shows as a change when the cache is next used. "/" too: a cache
+		# made before a switch_root is never used after it.
+		stamp_add "$conf" "$rules_file" /
+	fi
 	if [ -e "$conf" ]; then
-		conf_state="[ -e $q ] && [ \"\$cache\" -nt $q ]"
-		if [ -f "$conf" ] && [ -r "$conf" ]; then
-			conf_read
+		if [ -f "$conf" ] && conf_read; then
+			:
 		else
-			where=$conf bad "cannot read it; using the defaults"
+			where=$conf bad "cannot read it; every request is cancelled until it can be read"
+			conf_broken="cannot read $conf"
 		fi
 	fi
 	rules_sh=
-	q "$rules_file"
-	rules_state="[ ! -e $q ]"
-	if [ -n "${with_rules-}" ] && [ -n "$rules_file" ] && [ -e "$rules_file" ]; then
-		rules_state="[ -e $q ] && [ \"\$cache\" -nt $q ]"
-		if [ -f "$rules_file" ] && [ -r "$rules_file" ]; then
-			rules_read
+	if [ -n "${with_rules-}" ] && [ -n "$rules_file" ]; then
+		[ "$rules_file" = "$rules_default" ] || stamp_add "$rules_file"
+		if [ ! -e "$rules_file" ]; then
+			:
+		elif [ -f "$rules_file" ] && rules_read; then
+			:
 		else
-			where=$rules_file bad "cannot read it; no rules applied"
+			where=$rules_file bad "cannot read it; every request is cancelled until it can be read"
+			conf_broken="cannot read $rules_file"
 		fi
 	fi
-	# The kernel release (for the search order): the cache lives in a run
-	# directory, which a reboot empties.
+	# The kernel release (for the search order): a run directory is
+	# emptied at boot.
 	if [ -r "$procfs/sys/kernel/osrelease" ]; then
 		IFS= read -r release <"$procfs/sys/kernel/osrelease"
 	else
 		release=$(uname -r)
 	fi
-	# The device tree, when a rule asks for it: read once here, not on
-	# every event (it does not change while the system runs).
-	dt_model='' dt_compatible='' dt=$sysfs/firmware/devicetree/base
+	# The device tree of the sysfs the agent found, when a rule asks for
+	# it. Its directory's identity is in the stamp (absent: "-", so its
+	# appearing is a change); one that is there but still empty is never
+	# cached.
+	dt_model='' dt_compatible=''
 	case $rules_sh in
 	*"m model "* | *"m compatible "*)
+		stamp_add "$dt"
 		[ ! -r "$dt/model" ] || dt_model=$(tr -d '\0' <"$dt/model")
 		[ ! -r "$dt/compatible" ] || dt_compatible=$(tr '\0' '\n' <"$dt/compatible")
+		[ ! -d "$dt" ] || [ -n "$dt_model$dt_compatible" ] || keep=''
 		;;
 	esac
-	text=
-	for v in release dt_model dt_compatible fw_root fw_path log compressed rules_file manifest unlisted missing_dir max_size deadline \
-		timeout force_fallback source; do
+	conf_file=$conf cache_sysfs=$sysfs text=
+	for v in conf_file cache_sysfs release dt_model dt_compatible fw_root fw_path log compressed rules_file manifest unlisted missing_dir max_size deadline \
+		timeout force_fallback source conf_broken; do
 		eval "q \"\$$v\""
-		text="$text$v=$q
-"
+		text="$text$v=$q$nl"
 	done
 	# rules(): the first rule whose conditions all hold sets name= (and
 	# renamed=) or first_dir=, and rule= (FILE:LINE). The helpers it calls,
 	# m KIND GLOB (a condition) and rule WHERE NAME DIR, only with rules.
+	# Every definition on one line.
 	[ -z "$rules_sh" ] || text="$text$rules_helpers"
-	text="${text}rules() {
-${rules_sh}	return 1
-}"
+	text="${text}rules() { ${rules_sh}return 1; }"
 	eval "$text"
-	q "$warned"
-	c_new=$q
-	# The cache: only the agent writes it (fwloadctl reads with dry set).
-	# Simple commands only: a failed redirection of a compound command
-	# would end the shell (no /dev/null in early boot).
-	# shellcheck disable=SC2174 # -m for the run directory itself
-	if [ -z "$dry" ] && { [ -d "$rundir" ] || mkdir -p -m 700 "$rundir" 2>/dev/null; } &&
-		printf '%s\n' "# Made by firmware.agent from fwload.conf and the rules file: made again when older." \
-			"c_warned=$c_new" \
-			"[ \"\$cache_fmt\" = $cache_fmt ] && [ \"\$conf\" = $qconf ] && $conf_state && $rules_state || return 1" \
-			"$text" 2>/dev/null >"$cache.$$"; then
-		mv -f "$cache.$$" "$cache" 2>/dev/null || rm -f "$cache.$$"
-	fi
+	cache_write
 	# Each bad line once: not again when the last cache said the same.
 	[ -n "$dry" ] || [ "$warned" != "${c_warned-}" ] || return 0
 	while [ -n "$warned" ]; do
 		if [ -n "$dry" ]; then
-			printf 'fwload: %s\n' "${warned%%
-*}" >&2
+			printf 'fwload: %s\n' "${warned%%"$nl"*}" >&2
 		else
-			"$fwload" -l "$log" -L "${warned%%
-*}"
+			"$fwload" -l "$log" -L "${warned%%"$nl"*}"
 		fi
-		warned=${warned#*
-}
+		warned=${warned#*"$nl"}
 	done
 }
 
-# The helpers of rules(), as text for the cache.
-# shellcheck disable=SC2016 # code for the cache
-rules_helpers='m() {
-	case $1 in
-	firmware) v=$FIRMWARE ;;
-	devpath) v=$DEVPATH ;;
-	model) v=$dt_model ;;
-	*) v=$dt_compatible ;;
+# stamp_add PATH...: add the identities of PATH... (fwload -I) to $stamp.
+# A file changed in the second the cache is made (or, where times have no
+# sub-second part, as on ext4 with 128-byte inodes or FAT, in the second
+# before) could change again unseen: same size, same times. Then no cache
+# ($keep empty), and the next event reads the files again. "Now" is the
+# time of the temporary file ($tmp). No cache either when fwload cannot
+# say.
+stamp_add() {
+	[ -n "$tmp" ] && [ -n "$keep" ] || return 0
+	_s=$("$fwload" -I "$@" "$tmp" 2>/dev/null) || _s=''
+	case $_s in
+	"# fwload-cache 1 "*" "*" "*) ;;
+	*)
+		keep=''
+		return 0
+		;;
 	esac
+	_now=${_s##* }
+	_now=${_now#*:*:*:}
+	_now=${_now%%.*}
+	_s=${_s% * *}
+	stamp=${stamp:-"# fwload-cache 1"}${_s#"# fwload-cache 1"}
+	# IDs: DEV:INO:SIZE:MTIME.NS:CTIME.NS:MODE, "-" absent, "?" unknown.
 	_ifs=$IFS
-	IFS="
-"
+	IFS=' '
 	set -f
-	hit=""
-	for w in $v; do
-		case $w in $2) hit=1 ;; esac
-	done
+	# shellcheck disable=SC2086 # words
+	set -- ${_s#"# fwload-cache 1 "}
 	set +f
 	IFS=$_ifs
-	[ -n "$hit" ]
+	while [ $# -ge 2 ]; do
+		case $2 in
+		-) ;;
+		*:*:*:*:*:100*)  # a regular file
+			_c=${2#*:*:*:*:}
+			_c=${_c%%:*}
+			case $_c in *.000000000) _g=2 ;; *) _g=1 ;; esac
+			secs_between "${_c%%.*}" "$_now"
+			[ "$_d" -ge "$_g" ] || keep=''
+			;;
+		*:*:*:*:*:*) ;;
+		*) keep='' ;;
+		esac
+		shift 2
+	done
 }
-rule() {
-	rule=$1 first_dir=$3
-	[ -z "$2" ] || name=$2 renamed=" (for $FIRMWARE)"
+
+# secs_between A B: $_d, B - A for two times in seconds since 1970, exact
+# when they are less than 11 days apart (else +-1000000), with no number
+# past 32 bits (mksh's arithmetic; times pass 2^31 in 2038).
+secs_between() {
+	_d=-1000000
+	case $1$2 in *[!0-9]* | '') return ;; esac
+	if [ ${#1} -le 6 ] || [ ${#2} -le 6 ]; then
+		[ ${#1} -gt 6 ] || [ ${#2} -gt 6 ] || _d=$(($2 - $1))
+		return
+	fi
+	_a=${1%??????} _b=${2%??????}
+	if [ "$_a" = "$_b" ]; then
+		_d=$((1${2#"$_b"} - 1${1#"$_a"}))
+	elif [ "$_b" -eq $((_a + 1)) ]; then
+		_d=$((1${2#"$_b"} + 1000000 - 1${1#"$_a"}))
+	elif [ "$_b" -gt "$_a" ]; then
+		_d=1000000
+	fi
 }
+
+# cache_write: the cache, from $stamp and $text, when every input was
+# read whole and none is too new; renamed into place complete. Otherwise
+# the old cache goes too (it cannot be fresh): the next event reads the
+# files.
+cache_write() {
+	[ -n "$tmp" ] || return 0
+	q "$warned"
+	if [ -n "$keep" ] && [ -n "$stamp" ] && [ -z "$conf_broken" ] &&
+		printf '%s\n' "$stamp" \
+			"# Made by firmware.agent from fwload.conf and the rules file; fwload checks the line above." \
+			"c_fmt=$cache_fmt" "c_warned=$q" "$text" "fwload_cache_end=1" 2>/dev/null >"$tmp" &&
+		mv -f "$tmp" "$cache" 2>/dev/null; then
+		return 0
+	fi
+	rm -f "$tmp" "$cache" 2>/dev/null
+}
+
+# The helpers of rules(), as text for the cache, one line each.
+# shellcheck disable=SC2016 # code for the cache
+rules_helpers='m() { case $1 in firmware) v=$FIRMWARE ;; devpath) v=$DEVPATH ;; model) v=$dt_model ;; *) v=$dt_compatible ;; esac; _ifs=$IFS; IFS=$nl; set -f; hit=; for w in $v; do case $w in $2) hit=1 ;; esac; done; set +f; IFS=$_ifs; [ -n "$hit" ]; }
+rule() { rule=$1 first_dir=$3; [ -z "$2" ] || name=$2 renamed=" (for $FIRMWARE)"; }
 '
 
 # find_unpacker: for $f, NAME$sfx, a decompressor from PATH as an absolute
@@ -179,76 +268,142 @@ dry_run_end() {
 		r=$(readlink -f "$2") && case $real in "$r"/*) inside=$r ;; esac
 		shift 2
 	done
-	[ -n "$inside" ] || cancel "refuse: $real is outside the searched directories" 2
+	[ -n "$inside" ] || {
+		cancel "refuse: $real is outside the searched directories" 2
+		exit 2
+	}
 	step "decision: load $found, $(wc -c <"$found" | tr -d ' ') bytes${unpack:+ before decompression}${w:+; $w}"
-	case $fw_root$rule/:$kernel_dirs: in
-	/*:"$found_dir":*) step "note:     the kernel's own loader reads $found_dir too: it loads this file itself (a compressed one if built with CONFIG_FW_LOADER_COMPRESS), and no helper runs" ;;
+	# The kernel's own loader looks in its own list (firmware_class.path
+	# and the four under /lib/firmware, never under FIRMWARE_ROOT) for the
+	# name the driver asked for (never a rule's rename).
+	[ -n "$fw_root$renamed" ] || case :$para:$kernel_dirs: in
+	*:"$found_dir":*) step "note:     the kernel's own loader reads $found_dir too: it loads this file itself (a compressed one if built with CONFIG_FW_LOADER_COMPRESS), and no helper runs" ;;
 	esac
 	exit 0
 }
 
 # conf_read: fwload.conf, KEY=VALUE lines (no quotes, no expansion).
+# Blanks at the ends of a value and a comment after a blank are not part of
+# it; quotes around a value and blanks around '=' are taken off, with a
+# warning. Fails only when the file cannot be read.
 conf_read() {
-	each_line "$conf"
+	each_line "$conf" || return 1
 	for line in $lines; do
 		IFS=$_ifs
 		where=$conf:${line%%:*}
 		line=${line#*:}
 		line=${line#"${line%%[! 	]*}"}  # leading blanks
 		line=${line%[[:cntrl:]]}        # a CR (a file from Windows)
-		v=${line#*=}
 		case $line in
-		'' | '#'*) ;;
-		FIRMWARE_ROOT=*) absolute fw_root ;;
-		MISSING_DIR=*) absolute missing_dir ;;
-		FIRMWARE_PATH=*) fw_path=$v ;;
-		RULES=*) rules_file=$v ;;
-		MANIFEST=*) manifest=$v ;;
-		UNLISTED=*) one_of unlisted "load refuse" "load or refuse" ;;
-		COMPRESSED=*) one_of compressed "yes no" "yes or no" ;;
-		FORCE_FALLBACK=*) one_of force_fallback "yes no" "yes or no" ;;
-		SOURCE=*) one_of source "auto helper hotplugd" "auto, helper or hotplugd" ;;
-		LOG=*)
+		'' | '#'*) continue ;;
+		*=*) ;;
+		*)
+			bad "not KEY=VALUE; ignored"
+			continue
+			;;
+		esac
+		k=${line%%=*} v=${line#*=} how=''
+		case $k in
+		*[' 	'])
+			k=${k%"${k##*[! 	]}"}
+			v=${v#"${v%%[! 	]*}"}
+			how="blanks around '='"
+			;;
+		esac
+		case $v in *[' 	']'#'*) v=${v%%[' 	']#*} ;; esac  # a comment
+		v=${v%"${v##*[! 	]}"}                          # trailing blanks
+		case $v in
+		\"*\" | \'*\')
+			[ ${#v} -lt 2 ] || {
+				v=${v#?} v=${v%?}
+				how="quotes${how:+ and $how}"
+			}
+			;;
+		esac
+		[ -z "$how" ] || bad "read as $k=$v ($how taken off: not part of this file's syntax)"
+		case $k in
+		FIRMWARE_ROOT) absolute fw_root ;;
+		MISSING_DIR) absolute missing_dir ;;
+		FIRMWARE_PATH) fw_path=$v ;;
+		RULES) rules_file=$v ;;
+		MANIFEST) manifest=$v ;;
+		UNLISTED)
+			one_of unlisted "load refuse" ||
+				{ unlisted=refuse && bad "UNLISTED wants load or refuse, not '$v'; refuse used"; }
+			;;
+		COMPRESSED) one_of compressed "yes no" || bad "COMPRESSED wants yes or no; ignored" ;;
+		FORCE_FALLBACK) one_of force_fallback "yes no" || bad "FORCE_FALLBACK wants yes or no; ignored" ;;
+		SOURCE) one_of source "auto helper hotplugd" || bad "SOURCE wants auto, helper or hotplugd; ignored" ;;
+		LOG)
 			case $v in
 			kmsg | syslog | none | /*) log=$v ;;
 			*) bad "LOG wants kmsg, syslog, none or /FILE; ignored" ;;
 			esac
 			;;
-		TIMEOUT=*)
+		TIMEOUT)
 			case $v in
 			'' | *[!0-9]*) bad "TIMEOUT wants whole seconds; ignored" ;;
 			*) timeout=$v ;;
 			esac
 			;;
-		DEADLINE=*)
-			case $v in
-			'' | *[!0-9]* | 0 | 00*) bad "DEADLINE wants whole seconds, more than 0; ignored" ;;
-			*) deadline=$v ;;
-			esac
+		DEADLINE)
+			if in_range "$v" '' 86400; then
+				deadline=$v
+			else
+				bad "DEADLINE wants whole seconds, 1 to 86400, not '$v'; the default (300) used"
+			fi
 			;;
-		MAX_SIZE=*)
-			case ${v%[KMG]} in
-			'' | *[!0-9]*) bad "MAX_SIZE wants bytes, with K, M or G; ignored" ;;
-			*) max_size=$v ;;
-			esac
+		MAX_SIZE)
+			if in_range "${v%[KMG]}" "${v#"${v%[KMG]}"}" 2146435072; then
+				max_size=$v
+			else
+				bad "MAX_SIZE wants bytes, 1 to 2047M (K, M or G after the number), not '$v'; the default (256M) used"
+			fi
 			;;
-		MISSING_LIST=*) bad "MISSING_LIST is now MISSING_DIR=/DIR (one file per name); ignored" ;;
-		*=*) bad "unknown setting ${line%%=*}; ignored" ;;
-		*) bad "not KEY=VALUE; ignored" ;;
+		MISSING_LIST) bad "MISSING_LIST is now MISSING_DIR=/DIR (one file per name); ignored" ;;
+		*) bad "unknown setting $k; ignored" ;;
 		esac
 	done
 	set +f
 	IFS=$_ifs
 }
 
+# in_range DIGITS UNIT MAX: DIGITS (times 1024, 1024^2, 1024^3 for UNIT K,
+# M, G) is from 1 to MAX: fwload's own ranges (-S, -T), checked before
+# the number can wrap.
+in_range() {
+	case $1 in '' | *[!0-9]*) return 1 ;; esac
+	_d=$1
+	while :; do
+		case $_d in 0?*) _d=${_d#0} ;; *) break ;; esac
+	done
+	[ ${#_d} -le 10 ] || return 1
+	case $2 in
+	K) _d=$((_d * 1024)) ;;
+	M) _d=$((_d * 1048576)) ;;
+	G) _d=$((_d * 1073741824)) ;;
+	esac
+	[ "$_d" -ge 1 ] && [ "$_d" -le "$3" ]
+}
+
 # each_line FILE: $lines, FILE's lines as "N:LINE" (grep -n: one program,
 # where the shell would read one byte per system call), IFS a newline and
 # globbing off for "for line in $lines" (the body restores IFS from $_ifs).
+# Without a grep that works (early boot), the shell reads it, and says so.
+# Fails when FILE cannot be read.
 each_line() {
-	lines=$(LC_ALL=C grep -n '' "$1")
+	lines=$(LC_ALL=C grep -n '' "$1" 2>/dev/null)
+	_st=$?
+	if [ "$_st" -gt 1 ]; then
+		where=$1 bad "grep did not run (status $_st): read by the shell"
+		lines='' _n=0
+		while IFS= read -r _l || [ -n "$_l" ]; do
+			_n=$((_n + 1))
+			lines="$lines$_n:$_l$nl"
+		done <"$1" || return 1
+	fi
 	_ifs=$IFS
-	IFS='
-'
+	IFS=$nl
 	set -f
 }
 
@@ -256,26 +411,26 @@ each_line() {
 absolute() {
 	case $v in
 	'' | /*) eval "$1=\$v" ;;
-	*) bad "${line%%=*} wants an absolute path; ignored" ;;
+	*) bad "$k wants an absolute path; ignored" ;;
 	esac
 }
 
-# one_of VAR "WORD..." TEXT: VAR=$v if $v is one of the words.
+# one_of VAR "WORD...": VAR=$v if $v is one of the words; else fails.
 one_of() {
 	for w in $2; do
 		if [ "$v" = "$w" ]; then
 			eval "$1=\$v"
-			return
+			return 0
 		fi
 	done
-	bad "${line%%=*} wants $3; ignored"
+	return 1
 }
 
-# rules_read: each usable rule becomes one line of rules(), which the
-# agent calls with FIRMWARE and DEVPATH set: its conditions as "m KIND
-# GLOB" tests, then "rule FILE:LINE NAME DIR" (both defined in the cache).
+# rules_read: each usable rule becomes a part of rules(), which the agent
+# calls with FIRMWARE and DEVPATH set: its conditions as "m KIND GLOB"
+# tests, then "rule FILE:LINE NAME DIR" (both defined in the cache).
 rules_read() {
-	each_line "$rules_file"
+	each_line "$rules_file" || return 1
 	for line in $lines; do
 		IFS=$_ifs
 		where=$rules_file:${line%%:*}
@@ -312,34 +467,41 @@ rules_read() {
 		q "$r_name"
 		r_then="$r_then $q"
 		q "$r_dir"
-		rules_sh="$rules_sh	$r_if$r_then $q && return
-"
+		rules_sh="$rules_sh$r_if$r_then $q && return; "
 	done
 	set +f
 	IFS=$_ifs
 }
 
 # find_sum: set $sum to the SHA-256 that $manifest lists for $name, or
-# $sum_why to why there is none. Lines as sha256sum writes them: "HEX  NAME"
-# (text mode) or "HEX *NAME" (binary mode), NAME maybe "./NAME"; a line
-# starting with '\' has "\\" for each backslash in NAME. grep picks the
-# candidate lines: one program, not the shell's byte-at-a-time read of a
-# list of thousands of files.
+# $sum_why to why there is none; $sum_bad when the manifest lists the name
+# but no usable digest for it (malformed, or two different ones): that
+# image is refused whatever UNLISTED says. Lines as sha256sum writes them:
+# "HEX  NAME" (text mode) or "HEX *NAME" (binary mode), NAME maybe
+# "./NAME"; a line starting with '\' has "\\" for each backslash in NAME.
+# grep picks the candidate lines: one program, not the shell's
+# byte-at-a-time read of a list of thousands of files.
 find_sum() {
-	sum='' sum_why='' lines=''
+	sum='' sum_why='' sum_bad='' lines=''
 	bs="\\"
 	esc=$name
 	case $name in *"$bs"*) esc=$(printf '%s\n' "$name" | sed 's/\\/\\\\/g') ;; esac
 	if [ -f "$manifest" ] && [ -r "$manifest" ]; then
 		lines=$(LC_ALL=C grep -F -e "  $name" -e " *$name" -e "  ./$name" -e " *./$name" \
-			-e "  $esc" -e " *$esc" -e "  ./$esc" -e " *./$esc" -- "$manifest")
-		[ $? -le 1 ] || sum_why="cannot read the manifest $manifest" lines=''
+			-e "  $esc" -e " *$esc" -e "  ./$esc" -e " *./$esc" -- "$manifest" 2>/dev/null)
+		_st=$?
+		if [ "$_st" -gt 1 ]; then
+			# No grep that works (early boot): every line, read by the shell.
+			lines=''
+			while IFS= read -r _l || [ -n "$_l" ]; do
+				lines="$lines$_l$nl"
+			done <"$manifest" || sum_why="cannot read the manifest $manifest"
+		fi
 	else
 		sum_why="cannot read the manifest $manifest"
 	fi
 	_ifs=$IFS
-	IFS='
-'
+	IFS=$nl
 	set -f
 	for line in $lines; do
 		line=${line%[[:cntrl:]]}  # a CR (a file from Windows)
@@ -350,12 +512,15 @@ find_sum() {
 		[ "$line" = "${line#"$bs"}" ] || f=$(printf '%s\n' "$f" | sed 's/\\\\/\\/g')
 		[ "${f#./}" = "$name" ] || continue
 		case $s in
-		*[!0-9a-fA-F]*) sum_why="listed in $manifest without a valid SHA-256" ;;
-		????????????????????????????????????????????????????????????????) sum=$s ;;
-		*) sum_why="listed in $manifest without a valid SHA-256" ;;
+		*[!0-9a-fA-F]*) sum_bad="listed in $manifest without a valid SHA-256" ;;
+		????????????????????????????????????????????????????????????????)
+			[ -z "$sum" ] || [ "$sum" = "$s" ] || sum_bad="listed in $manifest twice, with different SHA-256s"
+			sum=$s
+			;;
+		*) sum_bad="listed in $manifest without a valid SHA-256" ;;
 		esac
-		break
 	done
 	set +f
 	IFS=$_ifs
+	[ -z "$sum_bad" ] || sum=''
 }

@@ -4,164 +4,76 @@
  *
  * The kernel makes SYSFS/DEVPATH/{loading,data} and waits for user space:
  *
+ *   0. -K CACHE: the configuration the caller decided from is still on
+ *      disk, or nothing is touched                               -> exit 7
  *   1. open the request's directory once; loading and data relative to it
  *      (a request replaced at the same DEVPATH is never written to)
- *   2. leave firmware-upload devices alone (they have remaining_size):
- *      writing to them starts a flash                            -> exit 6
- *   3. flock(loading): one answerer per request; held elsewhere -> exit 5
+ *   2. leave firmware-upload devices alone (writing starts a flash) -> 6
+ *   3. lock LOCKDIR/REQUEST, a file only root can open: one answerer per
+ *      request; held elsewhere                                   -> exit 5
  *   4. open the image (never a FIFO or a device: O_PATH, fstat, reopen),
- *      check its size and the -r directories, start COMMAND if any
+ *      inside the -r directories; start COMMAND if any
  *   5. write "1" to loading, the image to data (one page per write: loop)
  *   6. write "0" (whole image, COMMAND exited 0, file unchanged) or "-1"
- *   7. only then log the outcome: one line, to sinks that cannot block
+ *   7. only then unlock and log the outcome: one line, to a sink that
+ *      cannot keep us past a second
  *
- * Every path after the lock ends in exactly one "0" or "-1". Exit status:
- * 0 loaded, 1 cancelled (-c), 2 aborted, 3 stopped by a signal, 5 busy,
- * 6 not a request, 100 usage, 111 system error or no request to answer.
+ * Every path after the lock ends in exactly one "0" or "-1"; every signal
+ * that could end us stays blocked, so it ends the load in "-1" too. Exit
+ * status: 0 loaded, 1 cancelled (-c), 2 aborted, 3 stopped by a signal,
+ * 5 busy, 6 not a request, 7 configuration changed (-K: nothing written),
+ * 100 usage, 111 system error or no request to answer.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
 #define _TIME_BITS 64
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include <sys/file.h>
 #include <sys/sendfile.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include "util.h"
 
-#ifndef FWLOAD_VERSION
-#define FWLOAD_VERSION "unknown"
+#ifndef SYS_openat2
+#define SYS_openat2 437  /* the same number on every architecture */
 #endif
 
 enum { LOADED = 0, CANCELLED = 1, ABORTED = 2, STOPPED = 3, BUSY = 5, NOT_REQUEST = 6,
-       USAGE = 100, SYSTEM = 111 };
+       CHANGED = 7, GONE = EX_SYSTEM };
 enum { ERR = 3, WARN = 4, INFO = 6 };  /* kmsg and syslog levels */
 
 static const char usage_text[] =
 	"usage: fwload [-v] [-s SYSFS] [-t WAIT] [-T DEADLINE] [-S MAXSIZE] [-n NAME] [-l LOG] [-w NOTE]\n"
-	"              [-r DIR]... DEVPATH FILE|- [COMMAND [ARG]...]\n"
-	"       fwload [-v] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] -c DEVPATH\n"
+	"              [-k LOCKDIR] [-K CACHE] [-r DIR]... DEVPATH FILE|- [COMMAND [ARG]...]\n"
+	"       fwload [-v] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] [-k LOCKDIR] [-K CACHE]\n"
+	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
+	"       fwload -I PATH...    (a configuration cache's stamp)\n"
+	"       fwload [-v] -K CACHE (exit 0 fresh, 7 stale)\n"
 	"       fwload --help | --version\n"
 	"WAIT: seconds for the request to appear (TIMEOUT, else 60), and the most a\n"
 	"stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
 	"MAXSIZE: bytes, K/M/G (256M). LOG: kmsg (default), syslog, none, /FILE.\n"
-	"COMMAND: an absolute path; its output is the image.\n";
+	"LOCKDIR: /run/fwload/lock. COMMAND: an absolute path; its output is the image.\n";
 
 static struct {
-	const char *sysfs, *devpath, *name, *image, *source, *log, *note, **roots;
+	const char *sysfs, *devpath, *name, *image, *source, *log, *note, *lockdir, **roots;
 	char *const *cmd;  /* COMMAND [ARG]...: its output is the image */
 	int nroots, verbose;
-	long wait_s, quiet_s, deadline_s;
-	int64_t max_size;
-	struct timespec start;
+	int64_t wait_s, quiet_s, deadline_s, max_size, start;
 } opt;
 
-static volatile sig_atomic_t stop_signal;
-static const int stop_sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
-				 SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR };
-static sigset_t no_sigs;
 static char req[PATH_MAX];  /* SYSFS/DEVPATH */
+static struct line msg;     /* the outcome, said after the answer */
 static char child_line[201];  /* COMMAND's first line on stderr */
 static size_t child_len;
-static int child_err = -1, child_nl;
+static int child_err = -1, child_nl, sigfd = -1, stop_signal;
 
-/* --- Messages: no stdio; names escaped; one line each. --- */
-
-struct line { char buf[2048]; size_t len; };
-static struct line msg;  /* the outcome, said after the answer */
-
-static void put(struct line *l, char c)
-{
-	if (l->len < sizeof(l->buf) - 1)
-		l->buf[l->len++] = c;
-	l->buf[l->len] = '\0';
-}
-
-/*
- * Append to l: %s text; %q text with control bytes and backslashes as \xNN
- * (a name cannot forge a log line); %d a long long; %e ": errno N (ENAME)"
- * for the few codes that occur here (no strerror table).
- */
-static void vfmt(struct line *l, const char *f, va_list ap)
-{
-	/* The codes from <errno.h> (they differ between architectures), their
-	 * names in the same order, each ended by a blank. */
-	static const unsigned char codes[] = {
-		EPERM, ENOENT, EINTR, EIO, ENXIO, ENOEXEC, EAGAIN, ENOMEM, EACCES, EBUSY,
-		ENODEV, ENOTDIR, EISDIR, EINVAL, EMFILE, ETXTBSY, EFBIG, ENOSPC, EROFS,
-		ENAMETOOLONG, ELOOP, EOVERFLOW, ETIMEDOUT,
-	};
-	static const char names[] =
-		"EPERM ENOENT EINTR EIO ENXIO ENOEXEC EAGAIN ENOMEM EACCES EBUSY "
-		"ENODEV ENOTDIR EISDIR EINVAL EMFILE ETXTBSY EFBIG ENOSPC EROFS "
-		"ENAMETOOLONG ELOOP EOVERFLOW ETIMEDOUT ";
-	char d[24], *p;
-
-	for (; *f; f++) {
-		if (*f != '%') {
-			put(l, *f);
-		} else if (*++f == 's' || *f == 'q') {
-			for (const char *s = va_arg(ap, const char *); *s; s++) {
-				unsigned char c = (unsigned char)*s;
-
-				if (*f == 'q' && (c < ' ' || c == 0x7f || c == '\\')) {
-					put(l, '\\');
-					put(l, 'x');
-					put(l, "0123456789abcdef"[c >> 4]);
-					put(l, "0123456789abcdef"[c & 15]);
-				} else {
-					put(l, *s);
-				}
-			}
-		} else if (*f == 'd' || *f == 'e') {
-			long long v = *f == 'd' ? va_arg(ap, long long) : va_arg(ap, int);
-			unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
-
-			*(p = d + sizeof(d) - 1) = '\0';
-			do
-				*--p = (char)('0' + u % 10);
-			while (u /= 10);
-			if (v < 0)
-				*--p = '-';
-			for (const char *s = ": errno "; *f == 'e' && *s; s++)
-				put(l, *s);
-			for (; *p; p++)
-				put(l, *p);
-			p = (char *)names;
-			for (size_t i = 0; *f == 'e' && i < sizeof(codes); i++, p = strchr(p, ' ') + 1)
-				if (codes[i] == v) {
-					put(l, ' ');
-					put(l, '(');
-					while (*p != ' ')
-						put(l, *p++);
-					put(l, ')');
-					break;
-				}
-		}
-	}
-}
-
-static void fmt(struct line *l, const char *f, ...)
-{
-	va_list ap;
-
-	va_start(ap, f);
-	vfmt(l, f, ap);
-	va_end(ap);
-}
+/* --- Messages: one line each, said after the answer. --- */
 
 /* msg = "NAME: " and the rest. */
 static void fail(const char *f, ...)
@@ -169,25 +81,10 @@ static void fail(const char *f, ...)
 	va_list ap;
 
 	msg.len = 0;
-	fmt(&msg, "%q: ", opt.name);
+	line_fmt(&msg, "%q: ", opt.name);
 	va_start(ap, f);
-	vfmt(&msg, f, ap);
+	line_vfmt(&msg, f, ap);
 	va_end(ap);
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w == 0 ? (errno = EIO, -1) : -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* stderr, unless it stays full for a second (a stuck pipe must not hang us). */
@@ -196,50 +93,65 @@ static void to_stderr(const char *text)
 	struct pollfd p = { .fd = 2, .events = POLLOUT };
 	struct line l = { .len = 0 };
 
-	fmt(&l, "fwload: %s\n", text);
+	line_fmt(&l, "fwload: %s\n", text);
 	if (poll(&p, 1, 1000) == 1 && !(p.revents & (POLLERR | POLLNVAL)))
 		(void)write_all(2, l.buf, l.len);
 }
 
 /*
- * One line to the log, through a sink that can neither block nor be
- * redirected: /dev/kmsg opened O_NONBLOCK, the line cut to 976 bytes with
- * "..." (the kernel refuses a longer write whole); a non-blocking datagram
- * to /dev/log; a regular file opened O_NOFOLLOW|O_NONBLOCK, not a FIFO.
+ * One line to the log: /dev/kmsg opened O_NONBLOCK, the line cut to 976
+ * bytes with "..." (the kernel refuses a longer write whole); a
+ * non-blocking datagram to /dev/log; a regular file with one link, never
+ * through a link, written by a child we wait for one second at most (a
+ * frozen file system keeps the child, not us).
  */
 static void say(int level, const char *text, int to_err)
 {
 	struct line l = { .len = 0 };
 	struct stat st;
-	int fd = -1;
+	int fd = -1, p[2];
+	pid_t pid;
 
 	if (to_err || opt.verbose)
 		to_stderr(text);
 	if (strcmp(opt.log, "kmsg") == 0) {
-		fmt(&l, "<%d>fwload: %s", (long long)level, text);
+		line_fmt(&l, "<%d>fwload: %s", (long long)level, text);
 		if (l.len > 976 - 1)
 			memcpy(l.buf + (l.len = 976 - 1) - 3, "...", 4);
-		put(&l, '\n');
+		line_put(&l, '\n');
 		fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 		if (fd >= 0)
 			(void)!write(fd, l.buf, l.len);
 	} else if (strcmp(opt.log, "syslog") == 0) {
 		struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
 
-		fmt(&l, "<%d>fwload[%d]: %s", 24LL + level, (long long)getpid(), text);
+		line_fmt(&l, "<%d>fwload[%d]: %s", 24LL + level, (long long)getpid(), text);
 		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 		if (fd >= 0)
 			(void)!sendto(fd, l.buf, l.len, MSG_DONTWAIT | MSG_NOSIGNAL,
 				      (struct sockaddr *)&sa, sizeof(sa));
-	} else if (opt.log[0] == '/') {
-		fmt(&l, "fwload: %s", text);
+	} else if (opt.log[0] == '/' && pipe2(p, O_CLOEXEC) == 0) {
+		struct pollfd done = { .fd = p[0], .events = POLLIN };
+
+		line_fmt(&l, "fwload: %s", text);
 		if (l.len > sizeof(l.buf) - 2)  /* cut, and say so: the newline must fit */
 			memcpy(l.buf + (l.len = sizeof(l.buf) - 2) - 3, "...", 4);
-		put(&l, '\n');
-		fd = open(opt.log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
-			  O_NOCTTY | O_CLOEXEC, 0644);
-		if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
-			(void)write_all(fd, l.buf, l.len);
+		line_put(&l, '\n');
+		if ((pid = fork()) == 0) {  /* holds nothing but the pipe's end */
+			dup2(p[1], 0);
+			if (syscall(SYS_close_range, 1, ~0U, 0) < 0)
+				for (int i = 1; i < 1024; i++)  /* before Linux 5.9 */
+					close(i);
+			fd = open(opt.log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+				  O_NOCTTY | O_CLOEXEC, 0644);
+			if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
+				(void)write_all(fd, l.buf, l.len);
+			_exit(0);
+		}
+		close(p[1]);
+		if (pid > 0 && poll(&done, 1, 1000) == 1)  /* its exit closed the pipe */
+			waitpid(pid, NULL, 0);
+		close(p[0]);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -249,51 +161,63 @@ static void usage(const char *why)
 {
 	struct line l = { .len = 0 };
 
-	fmt(&l, "fwload: %s\n%s", why, usage_text);
+	line_fmt(&l, "fwload: %s\n%s", why, usage_text);
 	(void)write_all(2, l.buf, l.len);
-	exit(USAGE);
+	exit(EX_USAGE);
 }
 
 /* --- Time and signals. --- */
 
-static int64_t elapsed_ms(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (int64_t)(now.tv_sec - opt.start.tv_sec) * 1000 +
-	       (now.tv_nsec - opt.start.tv_nsec) / 1000000;
-}
+/* The kernel's sigset: NSIG - 1 bits (8 bytes, 16 on MIPS). */
+#define KSIG_BYTES ((NSIG + 6) / 8)
+#define LBITS (8 * sizeof(long))
+static unsigned long stop_set[16 / sizeof(long)];
 
 static int64_t left_ms(void)
 {
-	return opt.deadline_s * 1000 - elapsed_ms();
+	return opt.deadline_s * 1000 - (now_ms() - opt.start);
 }
 
-static void on_signal(int sig)
+/*
+ * Every signal that would end us (all but KILL, STOP, CHLD, CONT, PIPE,
+ * URG, WINCH and the stop signals) is blocked from the start, 32 and 33,
+ * which the C library keeps for itself, included (raw system calls): it
+ * stays pending, is seen here, and wakes every wait through a signalfd. So
+ * no signal ends us between "1" and the answer.
+ */
+static void block_signals(void)
 {
-	stop_signal = sig;
+	static const unsigned char go_on[] = { SIGKILL, SIGSTOP, SIGCHLD, SIGCONT, SIGPIPE, SIGURG,
+					       SIGWINCH, SIGTSTP, SIGTTIN, SIGTTOU };
+	unsigned long all[16 / sizeof(long)];
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	memset(all, 0xff, sizeof(all));
+	for (unsigned s = 1; s < NSIG; s++)
+		if (!memchr(go_on, (int)s, sizeof(go_on)))
+			stop_set[(s - 1) / LBITS] |= 1UL << (s - 1) % LBITS;
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, all, NULL, KSIG_BYTES);
+	sigfd = (int)syscall(SYS_signalfd4, -1, stop_set, KSIG_BYTES, SFD_NONBLOCK | SFD_CLOEXEC);
+	sigaction(SIGCHLD, &dfl, NULL);  /* waitpid() needs it, whatever we inherited */
 }
 
-/* The stop signals stay blocked except inside ppoll(): no race between a
- * check and a wait. A signal still pending counts too. */
+/* The first stop signal pending, or 0. */
 static int stopped(void)
 {
-	sigset_t p;
+	unsigned long p[16 / sizeof(long)] = { 0 };
 
-	if (!stop_signal && sigpending(&p) == 0)
-		for (size_t i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
-			if (sigismember(&p, stop_sigs[i]))
-				stop_signal = stop_sigs[i];
+	if (!stop_signal && syscall(SYS_rt_sigpending, p, KSIG_BYTES) == 0)
+		for (unsigned s = 1; s < NSIG && !stop_signal; s++)
+			if (p[(s - 1) / LBITS] & stop_set[(s - 1) / LBITS] & 1UL << (s - 1) % LBITS)
+				stop_signal = (int)s;
 	return stop_signal;
 }
 
-/* Wait up to ms, signals let through, for one of n fds to be readable. */
+/* Wait up to ms for one of n fds (p has room for one more: the signals). */
 static int wait_fds(struct pollfd *p, int n, int64_t ms)
 {
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = ms % 1000 * 1000000 };
-
-	return ppoll(p, (nfds_t)n, &ts, &no_sigs);
+	p[n] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+	return poll(p, (nfds_t)n + 1, ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms);
 }
 
 /* --- COMMAND: its stdout is the image; the first line of its stderr is kept. --- */
@@ -326,22 +250,14 @@ static pid_t start_cmd(int in, int *out)
 	}
 	pid = vfork();  /* the child only resets its own state, then execs */
 	if (pid == 0) {
-		struct sigaction dfl = { .sa_handler = SIG_DFL };
 		struct line l = { .len = 0 };
 		extern char **environ;
 
-		for (int s = 1; s < NSIG; s++)
-			sigaction(s, &dfl, NULL);
-		sigprocmask(SIG_SETMASK, &no_sigs, NULL);
 		if (dup2(in, 0) == 0 && dup2(o[1], 1) == 1 && dup2(e[1], 2) == 2) {
-#ifdef SYS_close_range
-			if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
-#endif
-				for (int fd = 3; fd < 1024; fd++)  /* before Linux 5.9 */
-					close(fd);
+			child_reset();
 			execve(opt.cmd[0], opt.cmd, environ);
 		}
-		fmt(&l, "cannot run %q%e\n", opt.cmd[0], errno);
+		line_fmt(&l, "cannot run %q%e\n", opt.cmd[0], errno);
 		(void)write_all(2, l.buf, l.len);
 		_exit(127);
 	}
@@ -356,30 +272,31 @@ static pid_t start_cmd(int in, int *out)
 	return pid;
 }
 
-/* Reap COMMAND by the deadline (killed past it, or at once when kill_it):
- * its wait status, or -1 if we killed it. */
-static int end_cmd(pid_t pid, int kill_it)
+/* Reap COMMAND within ms (killed past it, or when a signal stops us): its
+ * wait status, or -1 if we killed it. */
+static int end_cmd(pid_t pid, int64_t ms)
 {
 	int ws = -1;
-	int64_t step = 1;
+	int64_t until = now_ms() + ms, step = 1;
 
 	for (;;) {
-		struct pollfd p = { .fd = child_err, .events = POLLIN };
-		pid_t r = kill_it ? 0 : waitpid(pid, &ws, WNOHANG);
+		struct pollfd p[2] = { { .fd = child_err, .events = POLLIN } };
+		pid_t r = waitpid(pid, &ws, WNOHANG);
 
 		if (r == pid || (r < 0 && errno != EINTR))
 			break;
-		if (kill_it || stopped() || left_ms() <= 0) {
+		if (stopped() || now_ms() >= until) {
 			/* A child in uninterruptible sleep (a dead network file
 			 * system) may not die at once: wait 1 s at most, never for
-			 * ever; fwload's exit hands it to init. */
+			 * ever; our exit hands it to init. */
 			kill(pid, SIGKILL);
 			for (int i = 0; i < 100 && waitpid(pid, &ws, WNOHANG) == 0; i++)
 				(void)poll(NULL, 0, 10);
 			ws = -1;
 			break;
 		}
-		if (wait_fds(&p, child_err >= 0, step) > 0)
+		if (wait_fds(p, 1, step < until - now_ms() ? step : until - now_ms()) > 0 &&
+		    p[0].revents)
 			read_child_err();
 		else if (step < 100)
 			step *= 2;
@@ -394,21 +311,24 @@ static int end_cmd(pid_t pid, int kill_it)
 
 enum fault { OK, F_READ, F_WRITE, F_SHRANK, F_BIG, F_SILENT, F_LATE, F_STOP };
 
-/* Wait for the stream (draining COMMAND's stderr): OK, or why not. */
+/* Wait for the stream, draining COMMAND's stderr (which does not count as
+ * the stream speaking): OK, or why not. */
 static enum fault wait_input(int in)
 {
+	int64_t quiet_end = now_ms() + opt.quiet_s * 1000;
+
 	for (;;) {
-		struct pollfd p[2] = { { .fd = in, .events = POLLIN }, { .fd = child_err, .events = POLLIN } };
-		int64_t left = left_ms(), quiet = opt.quiet_s * 1000;
+		struct pollfd p[3] = { { .fd = in, .events = POLLIN }, { .fd = child_err, .events = POLLIN } };
+		int64_t left = left_ms(), quiet = quiet_end - now_ms();
 		int r;
 
 		if (stopped())
 			return F_STOP;
 		if (left <= 0)
 			return F_LATE;
+		if (quiet <= 0)
+			return F_SILENT;
 		r = wait_fds(p, 2, left < quiet ? left : quiet);
-		if (r == 0)
-			return left < quiet ? F_LATE : F_SILENT;
 		if (r > 0 && p[1].revents)
 			read_child_err();
 		if ((r > 0 && p[0].revents) || (r < 0 && errno != EINTR))
@@ -487,48 +407,108 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 
 /* --- The image. --- */
 
-/* -r: the opened file must lie inside one DIR: its resolved name inside a
- * resolved DIR, and that name must still be the file we hold. */
-static int inside_roots(const struct stat *st)
+/*
+ * FILE as an O_PATH handle. With -r DIR...: opened from the DIR its name
+ * starts with by openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS): no link
+ * leads out, whenever it is swapped in. Where openat2 cannot (ENOSYS
+ * before Linux 5.6; EXDEV for an absolute link or one that leads out): by
+ * name, its real path inside a real DIR, and that path, not followed
+ * (lstat), the very file opened.
+ */
+static int open_path(void)
 {
 	static char real[PATH_MAX], root[PATH_MAX];
-	struct stat rst;
+	struct { uint64_t flags, mode, resolve; } how = { O_PATH | O_CLOEXEC, 0, 0x08 | 0x02 };
+	struct stat st, rst;
+	int p = -1, err = ENOSYS;
 
-	if (!realpath(opt.image, real) || stat(real, &rst) < 0) {
-		fail("cannot resolve %q%e", opt.image, errno);
-		return 0;
-	}
-	if (rst.st_dev != st->st_dev || rst.st_ino != st->st_ino) {
-		fail("%q resolves to %q, not the file opened", opt.image, real);
-		return 0;
-	}
-	for (int i = 0; i < opt.nroots; i++) {
-		size_t k;
+	for (int i = 0; i < opt.nroots && p < 0 && (err == ENOSYS || err == EXDEV || err == EAGAIN); i++) {
+		const char *r = opt.roots[i], *rel = opt.image;
+		int d;
 
-		if (!realpath(opt.roots[i], root))
+		while (*r && *r == *rel)
+			r++, rel++;
+		if ((*r && strcmp(r, "/")) || (*rel != '/' && (rel == opt.image || rel[-1] != '/')))
+			continue;  /* FILE's name does not start with DIR */
+		while (*rel == '/')
+			rel++;
+		if ((d = open(opt.roots[i], O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 			continue;
-		k = strlen(root);
-		if (strcmp(root, "/") == 0 || (strncmp(real, root, k) == 0 && real[k] == '/'))
-			return 1;
+		p = (int)syscall(SYS_openat2, d, rel, &how, sizeof(how));
+		err = errno;
+		close(d);
 	}
-	fail("%q resolves to %q, outside the firmware directories", opt.image, real);
-	return 0;
+	if (p >= 0 || (err != ENOSYS && err != EXDEV && err != EAGAIN)) {
+		if (p < 0)
+			fail("cannot open %q%e", opt.image, err);
+		return p;
+	}
+	if ((p = open(opt.image, O_PATH | O_CLOEXEC)) < 0 || fstat(p, &st) < 0) {
+		fail("cannot open %q%e", opt.image, errno);
+	} else if (opt.nroots == 0) {
+		return p;
+	} else if (!realpath(opt.image, real)) {
+		fail("cannot resolve %q%e", opt.image, errno);
+	} else if (lstat(real, &rst) < 0 || rst.st_dev != st.st_dev || rst.st_ino != st.st_ino) {
+		fail("%q resolves to %q, not the file opened", opt.image, real);
+	} else {
+		for (int i = 0; i < opt.nroots; i++) {
+			size_t k;
+
+			if (!realpath(opt.roots[i], root))
+				continue;
+			k = strlen(root);
+			if (strcmp(root, "/") == 0 || (strncmp(real, root, k) == 0 && real[k] == '/'))
+				return p;
+		}
+		fail("%q resolves to %q, outside the firmware directories", opt.image, real);
+	}
+	if (p >= 0)
+		close(p);
+	return -1;
+}
+
+/*
+ * Without /proc: the inode p holds, opened through its file handle (no
+ * name looked up again), from a directory on the same file system.
+ */
+static int reopen_by_handle(int p, const struct stat *pre)
+{
+	static unsigned long hb[(sizeof(struct file_handle) + 128) / sizeof(long) + 1];
+	struct file_handle *h = (struct file_handle *)hb;
+	struct line dir = { .len = 0 };
+	struct stat st;
+	int mnt, fd = -1, d;
+
+	const char *slash = strrchr(opt.image, '/');
+
+	line_fmt(&dir, "%s", slash ? opt.image : ".");  /* FILE's directory: never a device */
+	if (slash)
+		dir.buf[dir.len = slash == opt.image ? 1 : (size_t)(slash - opt.image)] = '\0';
+	h->handle_bytes = 128;
+	if ((d = open(dir.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(d, &st) == 0 && st.st_dev == pre->st_dev &&
+	    name_to_handle_at(p, "", h, &mnt, AT_EMPTY_PATH) == 0)
+		fd = open_by_handle_at(d, h, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	close(d);
+	return fd;
 }
 
 /*
  * Open FILE without ever opening a FIFO or a device: an O_PATH handle,
- * fstat, then that inode reopened through /proc/self/fd. Without /proc: a
- * non-blocking open of the name, refused unless it is the same inode (a
- * device swapped in between the two opens is opened, O_NONBLOCK, and
- * closed at once: the one window left).
+ * fstat, then that inode reopened through /proc/self/fd, or without /proc
+ * through its file handle; where neither works, the image is refused.
  */
 static int open_image(struct stat *st)
 {
 	struct stat pre;
 	struct line proc = { .len = 0 };
-	int fd = -1, p = open(opt.image, O_PATH | O_CLOEXEC);
+	int fd = -1, p = open_path();
 
-	if (p < 0 || fstat(p, &pre) < 0)
+	if (p < 0)
+		return -1;
+	if (fstat(p, &pre) < 0)
 		fail("cannot open %q%e", opt.image, errno);
 	else if (!S_ISREG(pre.st_mode))
 		fail("not a regular file: %q", opt.image);
@@ -538,23 +518,22 @@ static int open_image(struct stat *st)
 		fail("%q is %d bytes, over the limit of %d", opt.image, (long long)pre.st_size,
 		     (long long)opt.max_size);
 	else {
-		fmt(&proc, "/proc/self/fd/%d", (long long)p);
+		line_fmt(&proc, "/proc/self/fd/%d", (long long)p);
 		fd = open(proc.buf, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT)
-			fd = open(opt.image, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, st) < 0)
+		if (fd < 0 && errno == ENOENT && (fd = reopen_by_handle(p, &pre)) < 0)
+			fail("cannot open %q without /proc%e", opt.image, errno);
+		else if (fd < 0 || fstat(fd, st) < 0)
 			fail("cannot open %q%e", opt.image, errno);
 		else if (st->st_dev != pre.st_dev || st->st_ino != pre.st_ino)
 			fail("file replaced while being opened: %q", opt.image);
-		else if (opt.nroots == 0 || inside_roots(st))
-			goto out;
+		else
+			goto close_path;
 		if (fd >= 0)
 			close(fd);
 		fd = -1;
 	}
-out:
-	if (p >= 0)
-		close(p);
+close_path:
+	close(p);
 	return fd;
 }
 
@@ -565,12 +544,169 @@ static int same_file(const struct stat *a, const struct stat *b)
 	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
-/* --- The request. --- */
+/* --- The configuration cache's stamp (-I, -K). --- */
+
+/* One line of at most 4096 bytes (len counts on past that: too long). */
+struct stamp { char buf[4097]; size_t len; };
+
+static void st_put(struct stamp *s, char c)
+{
+	if (s->len < sizeof(s->buf) - 1)
+		s->buf[s->len] = c;
+	s->len++;
+}
+
+static void st_str(struct stamp *s, const char *t)
+{
+	while (*t)
+		st_put(s, *t++);
+}
+
+static void st_num(struct stamp *s, unsigned long long v, unsigned base, int width)
+{
+	char d[32], *p = d + sizeof(d);
+
+	do
+		*--p = "0123456789abcdef"[v % base];
+	while ((v /= base) || d + sizeof(d) - p < width);
+	while (p < d + sizeof(d))
+		st_put(s, *p++);
+}
+
+/* str, with every byte outside [A-Za-z0-9._,+@=-] and keep as %XX. */
+static void st_enc(struct stamp *s, const char *str, const char *keep)
+{
+	for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr("._,+@=-", *p) || strchr(keep, *p)) {
+			st_put(s, (char)*p);
+		} else {
+			st_put(s, '%');
+			st_put(s, "0123456789ABCDEF"[*p >> 4]);
+			st_put(s, "0123456789ABCDEF"[*p & 15]);
+		}
+	}
+}
+
+/*
+ * " ENC ID" for path: ID is stat(2)'s DEV:INO:SIZE:MTIME.NS:CTIME.NS:MODE
+ * (decimal, nanoseconds in 9 digits, MODE in octal), "-" when the path
+ * does not exist (ENOENT, ENOTDIR), "?" for any other error: then -1.
+ */
+static int st_path(struct stamp *s, const char *path)
+{
+	struct stat st;
+
+	st_put(s, ' ');
+	st_enc(s, path, "/");
+	st_put(s, ' ');
+	if (stat(path, &st) < 0) {
+		st_put(s, errno == ENOENT || errno == ENOTDIR ? '-' : '?');
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	}
+	st_num(s, (unsigned long long)st.st_dev, 10, 1);
+	st_put(s, ':');
+	st_num(s, (unsigned long long)st.st_ino, 10, 1);
+	st_put(s, ':');
+	st_num(s, (unsigned long long)st.st_size, 10, 1);
+	for (int i = 0; i < 2; i++) {
+		const struct timespec *t = i ? &st.st_ctim : &st.st_mtim;
+
+		st_put(s, ':');
+		if (t->tv_sec < 0)
+			st_put(s, '-');
+		st_num(s, t->tv_sec < 0 ? -(unsigned long long)t->tv_sec : (unsigned long long)t->tv_sec, 10, 1);
+		st_put(s, '.');
+		st_num(s, (unsigned long long)t->tv_nsec, 10, 9);
+	}
+	st_put(s, ':');
+	st_num(s, st.st_mode, 8, 1);
+	return 0;
+}
+
+/*
+ * -K: CACHE is a regular file of our euid that nobody else may write, its
+ * first line (at most 4096 bytes) the stamp of its inputs as -I prints it
+ * now, its last line "fwload_cache_end=1". 0 if so; else -1, *why set.
+ */
+static int cache_fresh(const char *cache, const char **why)
+{
+	static const char end[] = "\nfwload_cache_end=1\n";
+	static char head[4097], tail[sizeof(end) - 1], path[4097];
+	static struct stamp now;
+	struct stat st;
+	ssize_t r;
+	char *nl, *p, *q;
+	int fd = open(cache, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), ok = -1;
+
+	*why = "cannot open it";
+	if (fd < 0)
+		return -1;
+	*why = "not a regular file of ours that only we can write";
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022))
+		goto close_cache;
+	*why = "no end line: cut, or empty";
+	if (st.st_size < (off_t)sizeof(tail) ||
+	    pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail)) != (ssize_t)sizeof(tail) ||
+	    memcmp(tail, end, sizeof(tail)) != 0)
+		goto close_cache;
+	*why = "no stamp line";
+	if ((r = pread(fd, head, sizeof(head) - 1, 0)) <= 0 || !(nl = memchr(head, '\n', (size_t)r)))
+		goto close_cache;
+	*nl = '\0';
+	now.len = 0;
+	st_str(&now, "# fwload-cache 1");
+	if (strncmp(head, now.buf, now.len) != 0)
+		goto close_cache;
+	*why = "an input changed";
+	/* " ENC ID" pairs: each ENC decoded, that path stamped again. */
+	for (p = head + now.len; *p == ' ';) {
+		for (q = path, p++; *p && *p != ' '; q++, p++) {
+			unsigned hi, lo;
+
+			if ((*q = *p) != '%')
+				continue;
+			hi = (unsigned)(p[1] - (p[1] <= '9' ? '0' : 'A' - 10));
+			lo = (unsigned)(p[2] - (p[2] <= '9' ? '0' : 'A' - 10));
+			if (hi > 15 || lo > 15 || !(hi | lo))
+				goto close_cache;  /* not as -I writes it */
+			*q = (char)(hi << 4 | lo);
+			p += 2;
+		}
+		*q = '\0';
+		if (*p != ' ' || st_path(&now, path) < 0)
+			goto close_cache;
+		for (p++; *p && *p != ' '; p++)
+			;
+	}
+	ok = now.len == strlen(head) && memcmp(now.buf, head, now.len) == 0 ? 0 : -1;
+close_cache:
+	close(fd);
+	return ok;
+}
+
+/* -I PATH...: the stamp line on stdout. */
+static int print_stamp(char **paths, int n)
+{
+	static struct stamp s;
+
+	st_str(&s, "# fwload-cache 1");
+	for (int i = 0; i < n; i++)
+		(void)st_path(&s, paths[i]);
+	st_put(&s, '\n');
+	if (s.len > sizeof(s.buf) - 1)
+		usage("-I: the stamp would be longer than 4096 bytes");
+	return write_all(1, s.buf, s.len) < 0 ? EX_SYSTEM : 0;
+}
+
+/* --- The request and its lock. --- */
 
 /* Open SYSFS/DEVPATH and its loading, waiting up to -t for them. */
 static int open_request(int *dir)
 {
 	for (int64_t waited = 0, step = 5;; waited += step, step = step < 100 ? step * 2 : 100) {
+		struct pollfd p[1];
 		int fd, err;
 
 		if ((*dir = open(req, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
@@ -582,8 +718,65 @@ static int open_request(int *dir)
 		}
 		if (errno != ENOENT || waited >= opt.wait_s * 1000 || stopped())
 			return -1;
-		wait_fds(NULL, 0, step);
+		wait_fds(p, 0, step);
 	}
+}
+
+/*
+ * One answerer per request: an exclusive flock on LOCKDIR/DEV-INO, the
+ * device and inode numbers of the request's directory (a new request at the
+ * same DEVPATH is a new kernfs node: a new lock, whatever an old answerer
+ * still holds). LOCKDIR is made 0700 when missing and used only when it is
+ * a directory of our euid that nobody else can write: then only root can
+ * open, hold or delay the lock. The holder removes the file after its
+ * answer; a file removed under a new holder is taken again. The lock's fd;
+ * -2 when another answerer holds it; -1 when there is no lock to take
+ * (*why: answer anyway).
+ */
+static int lock_request(int reqdir, int *lockdir, struct stamp *name, const char **why)
+{
+	static char dir[PATH_MAX];
+	struct stat a, b;
+	char *slash;
+	int fd = -1;
+
+	*why = "cannot stat the request";
+	if (fstat(reqdir, &a) < 0)
+		return -1;
+	st_num(name, (unsigned long long)a.st_dev, 10, 1);
+	st_put(name, '-');
+	st_num(name, (unsigned long long)a.st_ino, 10, 1);
+	name->buf[name->len] = '\0';
+	strncpy(dir, opt.lockdir, sizeof(dir) - 1);
+	if (mkdir(dir, 0700) < 0 && errno == ENOENT && (slash = strrchr(dir, '/')) && slash > dir) {
+		*slash = '\0';  /* its parent, the run directory, first */
+		(void)mkdir(dir, 0700);
+		*slash = '/';
+		(void)mkdir(dir, 0700);
+	}
+	*why = "cannot open the lock directory";
+	if ((*lockdir = open(opt.lockdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -1;
+	*why = "the lock directory is not ours alone";
+	if (fstat(*lockdir, &a) < 0 || a.st_uid != geteuid() || (a.st_mode & 022))
+		return -1;
+	for (int tries = 0; tries < 10; tries++) {
+		*why = "cannot make the lock file";
+		fd = openat(*lockdir, name->buf, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+			    O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -1;
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			*why = "cannot lock";
+			close(fd);
+			return errno == EWOULDBLOCK ? -2 : -1;
+		}
+		if (fstat(fd, &a) == 0 && fstatat(*lockdir, name->buf, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			return fd;
+		close(fd);  /* its holder answered and removed it */
+	}
+	return -1;
 }
 
 static int answer(int loading, const char *value)
@@ -591,160 +784,155 @@ static int answer(int loading, const char *value)
 	return write_all(loading, value, strlen(value));
 }
 
-static int run(int cancel)
+static int gone(void)
 {
-	int dir = -1, loading, data = -1, img = -1, in = -1, ws = 0, status = ABORTED, level = ERR;
-	pid_t pid = 0;
-	int64_t n = 0;
+	return errno == ENODEV || errno == ENOENT;
+}
+
+struct load { int dir, loading, data, img, in; pid_t pid; };
+
+/*
+ * The load, after the lock: open the image, start COMMAND, "1", the copy.
+ * Returns the verdict: LOADED (commit now), ABORTED, STOPPED or GONE (the
+ * request ended under us), with the reason in msg.
+ */
+static int load(struct load *l)
+{
 	struct stat st, after;
-	enum fault f = OK;
+	int64_t n = 0;
+	int ws = 0;
+	enum fault f;
 	char c;
 
-	loading = open_request(&dir);
-	if (loading < 0) {
-		fail("no request: cannot open %q/loading%e%s", req, errno,
-		     stop_signal ? "; stopped by a signal" : "");
-		say(ERR, msg.buf, 1);
-		return stop_signal ? STOPPED : SYSTEM;
+	if (strcmp(opt.image, "-") == 0)
+		l->in = 0;
+	else if ((l->img = l->in = open_image(&st)) < 0)
+		return ABORTED;
+	if (opt.cmd && (l->pid = start_cmd(l->img >= 0 ? l->img : 0, &l->in)) < 0) {
+		fail("cannot start %q%e", opt.cmd[0], errno);
+		l->pid = 0;
+		return ABORTED;
 	}
-	if (fstatat(dir, "remaining_size", &st, AT_SYMLINK_NOFOLLOW) == 0) {
+	if ((l->data = openat(l->dir, "data", O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0) {
+		fail("cannot open %q/data%e", req, errno);
+		return gone() ? GONE : ABORTED;
+	}
+	if (answer(l->loading, "1") < 0) {
+		fail("cannot start: write 1 to %q/loading%e", req, errno);
+		return gone() ? GONE : ABORTED;
+	}
+	f = copy(l->in, l->data, l->img >= 0 && !l->pid ? st.st_size : -1, &n);
+	if (l->pid && f == OK) {  /* EOF: COMMAND has the silence limit to exit */
+		int64_t left = left_ms(), quiet = opt.quiet_s * 1000;
+
+		ws = end_cmd(l->pid, left < quiet ? left : quiet);
+		l->pid = 0;
+		if (ws == -1)
+			f = left < quiet ? F_LATE : F_SILENT;
+	}
+	if (f == F_STOP || stopped())
+		return fail("stopped by signal %d", (long long)stopped()), STOPPED;
+	if (f == F_READ)
+		fail("cannot read %q%e", opt.source, errno);
+	else if (f == F_WRITE)
+		return fail("cannot write %q/data%e", req, errno), gone() ? GONE : ABORTED;
+	else if (f == F_SHRANK)
+		fail("file shrank while being copied: %q", opt.image);
+	else if (f == F_BIG)
+		fail("more than %d bytes from %q", (long long)opt.max_size, opt.source);
+	else if (f == F_SILENT)
+		fail("nothing for %d s from %q", (long long)opt.quiet_s, opt.source);
+	else if (f == F_LATE)
+		fail("deadline of %d s passed reading %q", (long long)opt.deadline_s, opt.source);
+	else if (opt.cmd && ws != 0) {
+		fail(WIFEXITED(ws) ? "%q failed (exit status %d) on %q" : "%q killed by signal %d on %q",
+		     opt.cmd[0], (long long)(WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws)),
+		     l->img >= 0 ? opt.image : "standard input");
+		if (child_len)
+			line_fmt(&msg, ": %q", child_line);
+	} else if (n == 0)
+		fail("empty image from %q", opt.source);
+	else if (l->img >= 0 && (fstat(l->img, &after) < 0 || !same_file(&st, &after) ||
+				 (!opt.cmd && pread(l->img, &c, 1, (off_t)n) != 0)))
+		fail("file changed while being copied: %q", opt.image);
+	else {
+		msg.len = 0;
+		line_fmt(&msg, "loaded %q (%d bytes, %d ms) from %q for %q", opt.name, (long long)n,
+			 (long long)(now_ms() - opt.start), opt.source, opt.devpath);
+		return LOADED;
+	}
+	return ABORTED;
+}
+
+static int run(int cancel)
+{
+	struct load l = { .dir = -1, .data = -1, .img = -1, .in = -1 };
+	struct stamp name = { .len = 0 };
+	const char *no_lock = "";
+	int status, lock, lockdir = -1;
+
+	if ((l.loading = open_request(&l.dir)) < 0) {
+		fail("no request: cannot open %q/loading%e%s", req, errno,
+		     stopped() ? "; stopped by a signal" : "");
+		say(ERR, msg.buf, 1);
+		return stopped() ? STOPPED : EX_SYSTEM;
+	}
+	if (request_kind(l.dir) == REQ_UPLOAD) {
 		fail("%q is a firmware-upload device, not a request; left alone", opt.devpath);
 		status = NOT_REQUEST;
-		goto quiet;
+		goto close_request;
 	}
-	if (flock(loading, LOCK_EX | LOCK_NB) < 0) {
-		status = errno == EWOULDBLOCK ? BUSY : SYSTEM;
-		if (status == BUSY)
-			fail("another answerer holds %q; left alone", opt.devpath);
-		else
-			fail("cannot lock %q/loading%e; left alone", req, errno);
-		goto quiet;
+	if ((lock = lock_request(l.dir, &lockdir, &name, &no_lock)) == -2) {
+		fail("another answerer holds %q; left alone", opt.devpath);
+		status = BUSY;
+		goto close_request;
 	}
 	if (cancel) {
 		status = CANCELLED;
-		level = WARN;
 		msg.len = 0;
-		fmt(&msg, "cancelled %q for %q", opt.name, opt.devpath);
-		goto abort;
-	}
-	if (strcmp(opt.image, "-") == 0)
-		in = 0;
-	else if ((img = in = open_image(&st)) < 0)
-		goto aborted;
-	if (opt.cmd && (pid = start_cmd(img >= 0 ? img : 0, &in)) < 0) {
-		fail("cannot start %q%e", opt.cmd[0], errno);
-		pid = 0;
-		goto aborted;
-	}
-	if ((data = openat(dir, "data", O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0) {
-		fail("cannot open %q/data%e", req, errno);
-		goto gone;
-	}
-	if (answer(loading, "1") < 0) {
-		fail("cannot start: write 1 to %q/loading%e", req, errno);
-		goto gone;
-	}
-	f = copy(in, data, img >= 0 && !pid ? st.st_size : -1, &n);
-	if (pid && f == OK) {
-		ws = end_cmd(pid, 0);
-		pid = 0;
-		if (ws == -1)
-			f = F_LATE;  /* no exit by the deadline */
-	} else if (pid) {
-		kill(pid, SIGKILL);  /* reaped after the answer (out:) */
-	}
-	if (f == F_STOP || stopped()) {
-		fail("stopped by signal %d", (long long)stop_signal);
-		status = STOPPED;
-	} else if (f == F_READ) {
-		fail("cannot read %q%e", opt.source, errno);
-	} else if (f == F_WRITE) {
-		fail("cannot write %q/data%e", req, errno);
-		goto gone;
-	} else if (f == F_SHRANK) {
-		fail("file shrank while being copied: %q", opt.image);
-	} else if (f == F_BIG) {
-		fail("more than %d bytes from %q", (long long)opt.max_size, opt.source);
-	} else if (f == F_SILENT) {
-		fail("nothing for %d s from %q", (long long)opt.quiet_s, opt.source);
-	} else if (f == F_LATE) {
-		fail("deadline of %d s passed reading %q", (long long)opt.deadline_s, opt.source);
-	} else if (opt.cmd && ws != 0) {
-		fail(WIFEXITED(ws) ? "%q failed (exit status %d) on %q" : "%q killed by signal %d on %q",
-		     opt.cmd[0], (long long)(WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws)),
-		     img >= 0 ? opt.image : "standard input");
-		if (child_len)
-			fmt(&msg, ": %q", child_line);
-	} else if (n == 0) {
-		fail("empty image from %q", opt.source);
-	} else if (img >= 0 && (fstat(img, &after) < 0 || !same_file(&st, &after) ||
-				(!opt.cmd && pread(img, &c, 1, (off_t)n) != 0))) {
-		fail("file changed while being copied: %q", opt.image);
-	} else if (answer(loading, "0") < 0) {
+		line_fmt(&msg, "cancelled %q for %q", opt.name, opt.devpath);
+	} else if ((status = load(&l)) == LOADED && answer(l.loading, "0") < 0) {
 		fail("cannot commit: write 0 to %q/loading%e", req, errno);
-		goto gone;
+		status = gone() ? GONE : ABORTED;
+	}
+	/* The one answer: "0" is in, or "-1" goes in now. */
+	if (status == GONE)
+		line_fmt(&msg, "; the request is gone");
+	else if (status == ABORTED || status == STOPPED)
+		line_fmt(&msg, "; request aborted");
+	if (status != LOADED && answer(l.loading, "-1") < 0 && !gone())
+		line_fmt(&msg, "; cannot write -1%e", errno);
+	if (lock >= 0) {  /* answered: the lock goes, then we talk */
+		unlinkat(lockdir, name.buf, 0);
+		close(lock);
 	} else {
-		status = LOADED;
-		level = INFO;
-		msg.len = 0;
-		fmt(&msg, "loaded %q (%d bytes, %d ms) from %q for %q", opt.name, (long long)n,
-		    (long long)elapsed_ms(), opt.source, opt.devpath);
-		goto answered;
+		line_fmt(&msg, "; answered without a lock (%s %q)", no_lock, opt.lockdir);
 	}
-	goto aborted;
-
-gone:	/* ENODEV, ENOENT: the request ended under us; the kernel said so */
-	if (errno == ENODEV || errno == ENOENT) {
-		status = SYSTEM;
-		fmt(&msg, "; the request is gone");
-		(void)answer(loading, "-1");
-		goto quiet;
+	if (opt.note)
+		line_fmt(&msg, "; %q", opt.note);
+	say(status == LOADED ? INFO : status == CANCELLED ? WARN : ERR, msg.buf, status != LOADED);
+	if (l.pid)
+		end_cmd(l.pid, 0);
+	if (l.in > 0 && l.in != l.img)
+		close(l.in);
+	if (l.img >= 0)
+		close(l.img);
+	if (l.data >= 0)
+		close(l.data);
+close_request:
+	if (status == BUSY || status == NOT_REQUEST) {  /* not ours to answer: stderr only */
+		if (opt.note)
+			line_fmt(&msg, "; %q", opt.note);
+		to_stderr(msg.buf);
 	}
-aborted:
-	fmt(&msg, "; request aborted");
-abort:
-	if (answer(loading, "-1") < 0 && errno != ENODEV && errno != ENOENT)
-		fmt(&msg, "; cannot write -1%e", errno);
-answered:
-	close(loading);  /* the answer is in, the lock goes: now talk */
-	if (opt.note)
-		fmt(&msg, "; %q", opt.note);
-	say(level, msg.buf, status != LOADED);
-	goto out;
-quiet:	/* nothing (more) to answer: one line on stderr only */
-	close(loading);
-	if (opt.note)
-		fmt(&msg, "; %q", opt.note);
-	to_stderr(msg.buf);
-out:
-	if (pid)
-		end_cmd(pid, 1);
-	if (in > 0 && in != img)
-		close(in);
-	if (img >= 0)
-		close(img);
-	if (data >= 0)
-		close(data);
-	close(dir);
+	if (lockdir >= 0)
+		close(lockdir);
+	close(l.loading);
+	close(l.dir);
 	return status;
 }
 
 /* --- The command line. --- */
-
-/* Whole number, 0 to max, with K/M/G (1024s) when k; or -1. */
-static int64_t number(const char *s, int64_t max, int k)
-{
-	int64_t v = 0, m = 1;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	for (; *s >= '0' && *s <= '9'; s++)
-		if ((v = v * 10 + (*s - '0')) > max)
-			return -1;
-	if (k && *s && !s[1] && strchr("KMG", *s))
-		m = (int64_t)1 << (*s == 'K' ? 10 : *s == 'M' ? 20 : 30), s++;
-	return *s || v * m > max ? -1 : v * m;
-}
 
 static int has_dotdot(const char *p)
 {
@@ -756,122 +944,102 @@ static int has_dotdot(const char *p)
 
 int main(int argc, char **argv)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	const char *env, *lmsg = NULL, *roots[argc];
+	const char *env, *val, *lmsg = NULL, *cache = NULL, *why, *roots[argc];
 	static struct line src;
-	sigset_t stop_set;
-	int i, cancel = 0;
+	struct opts o = { .argc = argc, .argv = argv, .i = 1 };
+	int c, cancel = 0, stamp = 0;
 
-	/* The kernel starts helpers with fds 0-2 closed: fill them first. */
-	while (syscall(SYS_fcntl, 0, F_GETFD) < 0 || syscall(SYS_fcntl, 1, F_GETFD) < 0 ||
-	       syscall(SYS_fcntl, 2, F_GETFD) < 0) {
-		int fd = open("/dev/null", O_RDWR);
-
-		if (fd < 0)
-			fd = open("/", O_RDONLY);  /* no /dev yet */
-		if (fd < 0)
-			return SYSTEM;
-		if (fd > 2) {
-			close(fd);
-			break;
-		}
-	}
-	clock_gettime(CLOCK_MONOTONIC, &opt.start);
-	/* Stop signals: caught (no SA_RESTART), blocked but in waits; SIGPIPE
-	 * ignored; SIGCHLD as it must be for waitpid(), whatever we inherited. */
-	sigemptyset(&no_sigs);
-	sigemptyset(&stop_set);
-	for (size_t k = 0; k < sizeof(stop_sigs) / sizeof(stop_sigs[0]); k++) {
-		sigaction(stop_sigs[k], &sa, NULL);
-		sigaddset(&stop_set, stop_sigs[k]);
-	}
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, NULL);
-	sa.sa_handler = SIG_DFL;
-	sigaction(SIGCHLD, &sa, NULL);
-	sigprocmask(SIG_SETMASK, &stop_set, NULL);
-
+	if (sanitize_fds() < 0)  /* the kernel starts helpers with fds 0-2 closed */
+		return EX_SYSTEM;
+	opt.start = now_ms();
+	block_signals();
 	env = getenv("SYSFS");
 	opt.sysfs = env && *env ? env : "/sys";
 	opt.name = getenv("FIRMWARE");
 	opt.log = "kmsg";
+	opt.lockdir = "/run/fwload/lock";
 	opt.roots = roots;
 	opt.deadline_s = 300;
 	opt.max_size = 256 << 20;  /* linux-firmware's largest is far below */
 	env = getenv("TIMEOUT");
-	opt.wait_s = env && number(env, 86400, 0) > 0 ? number(env, 86400, 0) : 60;
+	opt.wait_s = env && parse_num(env, 86400, NULL) > 0 ? parse_num(env, 86400, NULL) : 60;
 
 	if (argc == 2 && strcmp(argv[1], "--help") == 0)
-		return write_all(1, usage_text, sizeof(usage_text) - 1) ? SYSTEM : 0;
+		return write_all(1, usage_text, sizeof(usage_text) - 1) ? EX_SYSTEM : 0;
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
-		return write_all(1, "fwload " FWLOAD_VERSION "\n", sizeof("fwload " FWLOAD_VERSION)) ? SYSTEM : 0;
-	/* getopt style (-vc, -sDIR, -s DIR, --) without getopt(3) and its stdio */
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		const char *a = argv[i] + 1, *val;
-
-		if (strcmp(a, "-") == 0 && ++i)
-			break;
-		for (; *a; a++) {
-			if (*a == 'c' || *a == 'v') {
-				*(*a == 'c' ? &cancel : &opt.verbose) = 1;
-				continue;
-			}
-			if (!strchr("stTSnlwrL", *a))
-				usage("unknown option");
-			if (!(val = a[1] ? a + 1 : i + 1 < argc ? argv[++i] : NULL))
-				usage("option wants a value");
-			if (*a == 's')
-				opt.sysfs = val;
-			else if (*a == 'n')
-				opt.name = val;
-			else if (*a == 'w')
-				opt.note = val;
-			else if (*a == 'L')
-				lmsg = val;
-			else if (*a == 'r')
-				roots[opt.nroots++] = val;
-			else if (*a == 't' && (opt.wait_s = number(val, 86400, 0)) < 0)
-				usage("-t wants whole seconds, 0 to 86400");
-			else if (*a == 'T' && (opt.deadline_s = number(val, 86400, 0)) <= 0)
-				usage("-T wants whole seconds, 1 to 86400");
-			else if (*a == 'S' && (opt.max_size = number(val, (int64_t)2047 << 20, 1)) <= 0)
-				usage("-S wants a size in bytes (K, M, G suffixes), 1 to 2047M");
-			else if (*a == 'l' && strcmp(val, "kmsg") && strcmp(val, "syslog") &&
-				 strcmp(val, "none") && val[0] != '/')
-				usage("-l wants kmsg, syslog, none or /FILE");
-			else if (*a == 'l')
-				opt.log = val;
-			break;
-		}
+		return write_all(1, "fwload " FWLOAD_VERSION "\n", sizeof("fwload " FWLOAD_VERSION)) ?
+			       EX_SYSTEM : 0;
+	while ((c = opt_next(&o, "cvIs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
+		if (c == '?' || c == ':')
+			usage(c == '?' ? "unknown option" : "option wants a value");
+		else if (c == 'c' || c == 'v' || c == 'I')
+			*(c == 'c' ? &cancel : c == 'v' ? &opt.verbose : &stamp) = 1;
+		else if (c == 's' || c == 'n' || c == 'w' || c == 'L' || c == 'K' || c == 'k')
+			*(c == 's' ? &opt.sysfs : c == 'n' ? &opt.name : c == 'w' ? &opt.note :
+			  c == 'L' ? &lmsg : c == 'K' ? &cache : &opt.lockdir) = val;
+		else if (c == 'r')
+			roots[opt.nroots++] = val;
+		else if (c == 't' && (opt.wait_s = parse_num(val, 86400, NULL)) < 0)
+			usage("-t wants whole seconds, 0 to 86400");
+		else if (c == 'T' && (opt.deadline_s = parse_num(val, 86400, NULL)) <= 0)
+			usage("-T wants whole seconds, 1 to 86400");
+		else if (c == 'S' && (opt.max_size = parse_num(val, (int64_t)2047 << 20, "KMG")) <= 0)
+			usage("-S wants a size in bytes (K, M, G suffixes), 1 to 2047M");
+		else if (c == 'l' && strcmp(val, "kmsg") && strcmp(val, "syslog") &&
+			 strcmp(val, "none") && val[0] != '/')
+			usage("-l wants kmsg, syslog, none or /FILE");
+		else if (c == 'l')
+			opt.log = val;
 	}
-	argc -= i;
-	argv += i;
+	argc -= o.i;
+	argv += o.i;
+	if (stamp) {
+		if (argc < 1 || cancel || lmsg || cache)
+			usage("-I takes PATH... only");
+		return print_stamp(argv, argc);
+	}
 	if (lmsg) {
 		if (argc || cancel)
 			usage("-L takes no other operands");
-		fmt(&src, "%q", lmsg);
+		line_fmt(&src, "%q", lmsg);
 		say(WARN, src.buf, 0);
 		return 0;
 	}
-	if (cancel ? argc != 1 : argc < 2)
+	if (cache && !argc && !cancel)
+		opt.devpath = NULL;  /* -K alone: the check only */
+	else if (cancel ? argc != 1 : argc < 2)
 		usage(cancel ? "-c takes DEVPATH only" : "want DEVPATH and FILE (or -)");
-	opt.devpath = argv[0];
+	else if (argv[0][0] != '/')
+		usage("DEVPATH must start with /");
+	else if (has_dotdot(argv[0]))
+		usage("DEVPATH must not contain a .. component");
+	else if (strlen(opt.sysfs) + strlen(argv[0]) >= sizeof(req))
+		usage("SYSFS/DEVPATH too long");
+	else if (argc > 2 && argv[2][0] != '/')
+		usage("COMMAND must be an absolute path");
+	else if (opt.lockdir[0] != '/')
+		usage("LOCKDIR must be an absolute path");
+	else
+		opt.devpath = argv[0];
+	/* The configuration the caller decided from must still be what is on
+	 * disk: else nothing is written, and the caller decides again. */
+	if (cache && cache_fresh(cache, &why) < 0) {
+		line_fmt(&msg, "configuration cache %q is stale: %s%s", cache, why,
+			 opt.devpath ? "; nothing written" : "");
+		if (opt.verbose)
+			to_stderr(msg.buf);
+		return CHANGED;
+	}
+	if (!opt.devpath)
+		return 0;
 	opt.image = cancel ? "" : argv[1];
 	opt.cmd = argc > 2 ? argv + 2 : NULL;
-	if (opt.cmd && opt.cmd[0][0] != '/')
-		usage("COMMAND must be an absolute path");
-	if (opt.devpath[0] != '/')
-		usage("DEVPATH must start with /");
-	if (has_dotdot(opt.devpath))
-		usage("DEVPATH must not contain a .. component");
-	if (strlen(opt.sysfs) + strlen(opt.devpath) >= sizeof(req))
-		usage("SYSFS/DEVPATH too long");
 	strcat(strcpy(req, opt.sysfs), opt.devpath);
 	if (!opt.name || !*opt.name)
 		opt.name = strrchr(opt.devpath, '/')[1] ? strrchr(opt.devpath, '/') + 1 : opt.devpath;
 	opt.quiet_s = opt.wait_s ? opt.wait_s : 60;  /* a silent stream */
-	fmt(&src, opt.cmd ? "%s via %s" : "%s", strcmp(opt.image, "-") ? opt.image : "standard input",
-	    opt.cmd ? opt.cmd[0] : "");
+	line_fmt(&src, opt.cmd ? "%s via %s" : "%s",
+		 strcmp(opt.image, "-") ? opt.image : "standard input", opt.cmd ? opt.cmd[0] : "");
 	opt.source = src.buf;
 	return run(cancel);
 }

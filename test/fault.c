@@ -27,10 +27,19 @@
  *                        FAULT_IMAGE (as given), rename PATH over it: a file
  *                        swapped in between a check and the next open
  *   FAULT_NO_PROC=1      opening /proc/self/fd/N fails with ENOENT (no /proc)
+ *   FAULT_NO_HANDLE=1    open_by_handle_at() fails with EOPNOTSUPP (a file
+ *                        system without file handles)
+ *   FAULT_AFTER_REALPATH=FROM:TO  right after the first realpath(), rename
+ *                        FROM over TO: a link swapped in after the check
  *   FAULT_REPLACE=DIR    right after the first open() or openat() of a name
  *                        ending in "loading", DIR moves to DIR.old and
  *                        DIR.new takes its place: the request replaced by a
  *                        new one at the same DEVPATH
+ *   FAULT_READ_EBADMSG=1 FAULT_READ_EIO_AT fails with EBADMSG, not EIO (an
+ *                        uncorrectable ECC error, as UBI reports it)
+ *   FAULT_ECC=corrected  ioctl(ECCGETSTATS) on the image (a regular file
+ *   FAULT_ECC=failed     standing for /dev/mtdN) succeeds: all zeros the
+ *                        first time, then 1 corrected (or failed) read
  *   FAULT_STATS=FILE     at exit, write the count of calls on data per
  *                        primitive ("sendfile N", "splice N", "write N"),
  *                        and of kill() calls aimed at a process group or
@@ -52,6 +61,7 @@
 #include <unistd.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sendfile.h>
 #include <sys/types.h>
@@ -78,8 +88,8 @@ static struct {
 	int ready;
 	long long short_n, eintr_k, slow_us, eio_at, enodev_at, read_eio_at, read_eintr_k;
 	long long truncate_at, append_at, rewrite_at;
-	int no_sendfile, no_splice, no_fork, no_proc;
-	const char *swap, *image_name, *replace;
+	int no_sendfile, no_splice, no_fork, no_proc, no_handle, read_ebadmsg;
+	const char *swap, *image_name, *replace, *ecc;
 	char image[PATH_MAX];   /* canonical path, "-" for fd 0, "" for none */
 	const char *stats;
 } cf;
@@ -139,7 +149,10 @@ static void init(void)
 	real_openat64 = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat64");
 	cf.image_name = getenv("FAULT_IMAGE");
 	cf.no_proc = num("FAULT_NO_PROC", 0) != 0;
+	cf.no_handle = num("FAULT_NO_HANDLE", 0) != 0;
 	cf.stats = getenv("FAULT_STATS");
+	cf.read_ebadmsg = num("FAULT_READ_EBADMSG", 0) != 0;
+	cf.ecc = getenv("FAULT_ECC");
 	img = getenv("FAULT_IMAGE");
 	if (img && strcmp(img, "-") == 0)
 		strcpy(cf.image, "-");
@@ -252,7 +265,7 @@ static int image_gate(size_t *n, int eintr)
 		return -1;
 	}
 	if (cf.read_eio_at >= 0 && image_bytes >= cf.read_eio_at) {
-		errno = EIO;
+		errno = cf.read_ebadmsg ? EBADMSG : EIO;
 		return -1;
 	}
 	cut(n, image_bytes, cf.read_eio_at);
@@ -391,6 +404,57 @@ pid_t fork(void)
 	return real_fork();
 }
 
+/* ECCGETSTATS, struct mtd_ecc_stats (<mtd/mtd-abi.h>), on the image. */
+struct ecc_stats {
+	unsigned int corrected, failed, badblocks, bbtblocks;
+};
+
+static int fault_ioctl(const char *name, int fd, unsigned long req, void *arg)
+{
+	static long long calls;
+	int (*real)(int, unsigned long, ...);
+
+	init();
+	if (cf.ecc && req == (unsigned long)_IOR('M', 18, struct ecc_stats) && kind(fd) == IMAGE) {
+		struct ecc_stats *st = arg;
+
+		memset(st, 0, sizeof(*st));
+		if (calls++ > 0)
+			*(strcmp(cf.ecc, "failed") == 0 ? &st->failed : &st->corrected) = 1;
+		return 0;
+	}
+	real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, name);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	return real(fd, req, arg);
+}
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return fault_ioctl("ioctl", fd, req, arg);
+}
+
+/* glibc's ioctl for _TIME_BITS=64 on 32-bit targets. */
+int __ioctl_time64(int fd, unsigned long req, ...);
+int __ioctl_time64(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return fault_ioctl("__ioctl_time64", fd, req, arg);
+}
+
 int kill(pid_t pid, int sig)
 {
 	init();
@@ -511,6 +575,40 @@ int stat64(const char *path, struct stat64 *st)
 	init();
 	r = real_stat64(path, st);
 	swap_after(path);
+	return r;
+}
+
+int open_by_handle_at(int mount_fd, struct file_handle *h, int flags)
+{
+	static int (*real)(int, struct file_handle *, int);
+
+	init();
+	if (cf.no_handle) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (!real)
+		real = (int (*)(int, struct file_handle *, int))dlsym(RTLD_NEXT, "open_by_handle_at");
+	return real(mount_fd, h, flags);
+}
+
+char *realpath(const char *path, char *resolved)
+{
+	static char *(*real)(const char *, char *);
+	static int done;
+	const char *swap = getenv("FAULT_AFTER_REALPATH"), *colon;
+	char *r;
+
+	if (!real)
+		real = (char *(*)(const char *, char *))dlsym(RTLD_NEXT, "realpath");
+	r = real(path, resolved);
+	if (!done && cf.ready && swap && (colon = strchr(swap, ':'))) {  /* not init()'s own */
+		char from[PATH_MAX];
+
+		done = 1;
+		snprintf(from, sizeof(from), "%.*s", (int)(colon - swap), swap);
+		(void)!rename(from, colon + 1);
+	}
 	return r;
 }
 

@@ -24,6 +24,7 @@ CONF=$T/fwload.conf                    # FWLOAD_CONF
 LOGF=$T/log                            # LOG= in the config, -l for fwload
 HOOKS=$T/hotplug.d                     # HOTPLUG_DIR
 RUN=$T/run/fwload                      # FWLOAD_RUNDIR (the config cache)
+UROOT=$T/uroot                         # FWLOAD_UDEV_ROOT: udev's rules directories under it
 FWLOAD=${TEST_FWLOAD:-$REPO/fwload}   # FWLOAD
 # shellcheck disable=SC2034 # for the cases
 FWBIN=$FWLOAD                          # fwload itself, when FWLOAD is a wrapper
@@ -42,7 +43,21 @@ else
 	PRELOAD="LD_PRELOAD=$FAULT"
 	DYN=$FWDYN
 fi
-mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel"
+mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel" "$SYS/module/firmware_class/parameters"
+# firmware_class.path, not set: an empty line, as sysfs has it.
+echo >"$SYS/module/firmware_class/parameters/path"
+
+# src_copy: $S, a copy of the sources in $T/src, for a test that runs make
+# with its own paths: make rebuilds a program whose compile command changed
+# (.NAME.cmd), and the repository's build must stay as the other layers made
+# it (the real-kernel guest installs from it through a read-only root).
+src_copy() {
+	S=$T/src
+	mkdir -p "$S"
+	(cd "$REPO" && git ls-files -z 2>/dev/null | xargs -0 cp --parents -t "$S" 2>/dev/null) ||
+		cp -R "$REPO/." "$S" || fail "cannot copy the sources"
+	[ -f "$S/Makefile" ] || cp -R "$REPO/." "$S" || fail "cannot copy the sources"
+}
 
 fail() {
 	echo "FAIL: $*"
@@ -137,6 +152,7 @@ kernel_env() {
 		SYSFS="$SYS" FWLOAD_CONF="$CONF" FWLOAD="$FWLOAD" HOTPLUG_DIR="$HOOKS" \
 		FWLOAD_SHA256="${TEST_FWLOAD_SHA256:-$REPO/fwload-sha256}" \
 		PROCFS="$T/proc" FWLOAD_LIBEXEC="$REPO" FWLOAD_RUNDIR="$RUN" FWLOADCTL="$REPO/fwloadctl" \
+		FWLOAD_UDEV_ROOT="$UROOT" \
 		"$@"
 }
 
@@ -201,6 +217,14 @@ stderr_matches() {
 
 # ---------------------------------------------------------------------------
 # Configuration, firmware files, logs.
+
+# aged: wait until the configuration written so far is more than a second
+# old. The agent caches only files older than the second it makes the
+# cache in (a change later in that second could pass unseen); a case that
+# relies on the cache waits.
+aged() {
+	sleep 1
+}
 
 # conf LINE...: write the agent's configuration file.
 conf() {

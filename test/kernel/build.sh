@@ -21,8 +21,15 @@ die() { printf 'kernel: %s\n' "$*" >&2; exit 1; }
 # Options the tests need, on top of ARCH=um defconfig. Each must be =y after
 # olddefconfig, or the build fails: a silently dropped option would turn the
 # whole kernel test layer into a lie.
+# MTD and BLK_DEV_LOOP, MTD_BLOCK2MTD: an MTD partition over a loop device
+# for fwload-extract (cases/mtd-extract.sh); the MTD character devices
+# (/dev/mtdN) come with MTD itself (6.12's drivers/mtd/Makefile builds
+# mtdchar.o into mtd: there is no MTD_CHAR option).
+# MTD needs HAS_IOMEM, which UML has only with VIRTIO_UML and
+# UML_PCI_OVER_VIRTIO.
 options='FW_LOADER FW_LOADER_USER_HELPER TEST_FIRMWARE UEVENT_HELPER HOSTFS
-DEVTMPFS TMPFS BLK_DEV_INITRD MAGIC_SYSRQ FW_UPLOAD'
+DEVTMPFS TMPFS BLK_DEV_INITRD MAGIC_SYSRQ FW_UPLOAD
+VIRTIO_UML UML_PCI_OVER_VIRTIO MTD MTD_BLOCK2MTD BLK_DEV_LOOP'
 
 # Bump when the recipe below changes in a way that changes the kernel.
 recipe=3
@@ -91,6 +98,14 @@ fi
 
 build="$cache/build-$version"
 mkdir -p "$build"
+# One build at a time in the shared tree (several checkouts may ask at
+# once); whoever waited may find the kernel built.
+exec 9>"$cache/build-$version.lock"
+flock 9
+if [ -x "$out" ]; then
+	printf '%s\n' "$out"
+	exit 0
+fi
 # shellcheck disable=SC2086 # the option list, one line
 say "configuring ARCH=um defconfig +" $options
 make -s -C "$src" O="$build" ARCH=um defconfig >&2

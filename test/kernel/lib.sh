@@ -49,8 +49,15 @@ request_fails() {
 }
 
 # kmsg PATTERN: the kernel log has a line matching PATTERN (grep -E).
+# (fwload answers first and logs after, so the line may come a little after
+# the driver's result: waited for, up to 5 s.)
 kmsg() {
-	dmesg | grep -E "$1" >/dev/null || fail "no kernel log line matches: $1"
+	_i=0
+	until dmesg | grep -E "$1" >/dev/null; do
+		_i=$((_i + 1))
+		[ "$_i" -le 50 ] || fail "no kernel log line matches: $1"
+		sleep 0.1
+	done
 }
 
 # conf LINE...: replace /etc/fwload.conf.

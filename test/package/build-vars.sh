@@ -12,6 +12,8 @@ cmd() {
 	what=$1
 	shift
 	cmd=$("$@" -n -B -s -C "$REPO" fwload 2>&1) || fail "$what: make -n failed: $cmd"
+	# the compile line, not the one that records it in .fwload.cmd
+	cmd=$(printf '%s\n' "$cmd" | grep -e ' -o fwload ')
 }
 # want WHAT WORD / nowant WHAT WORD: WORD is (is not) in $cmd.
 want() {

@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
 # The Debian package, really built: dpkg-buildpackage -us -uc -b on a copy of
-# the tree, lintian on the .deb without errors, no maintainer scripts (the
-# package starts nothing), and the .deb holds what "make install PREFIX=/usr"
-# installs (the install table), checked twice: dpkg-deb -x into one scratch
-# root, and dpkg --root=SCRATCH -i (then --purge) into another.
+# the tree; lintian --pedantic -I on the .deb with no tag but those
+# doc/packaging.md justifies; the .deb holds what "make install" installs
+# with Debian's paths (PREFIX=/usr, LIBEXECDIR=/usr/libexec/fwload), the
+# systemd unit in /usr/lib/systemd/system, the documentation where Debian
+# puts it, nothing in /etc/udev; checked twice: dpkg-deb -x into one scratch
+# root, and dpkg --root=SCRATCH -i (maintainer scripts run outside a chroot:
+# the unit enabled), then --purge (nothing left) into another.
 # shellcheck source=lib.sh
 . "$REPO/test/package/lib.sh"
 need dpkg-buildpackage dpkg-deb dh lintian fakeroot make
@@ -17,24 +20,42 @@ deb=$(ls "$build"/fwload_*.deb 2>/dev/null)
 dver=$(dpkg-deb -f "$deb" Version)
 case $dver in "$VERSION"-*) ;; *) fail "package version $dver is not VERSION $VERSION" ;; esac
 
-lintian --no-tag-display-limit "$deb" >"$T/lintian" 2>&1
+# lintian, as pedantic as it gets; each tag it may give is justified in
+# doc/packaging.md (a table row "| `TAG` | W | why |"), and a tag that is
+# not listed there fails.
+lintian --pedantic -I --tag-display-limit 0 "$deb" >"$T/lintian" 2>&1
 status=$?
-grep '^E: ' "$T/lintian" >"$T/errors" && fail "lintian errors: $(cat "$T/errors")"
+grep -E '^[EWIPX]: ' "$T/lintian" | sed 's/^\([EWIPX]\): fwload: \([^ ]*\).*/\1 \2/' | sort -u >"$T/tags"
+# shellcheck disable=SC2016 # the backquotes are Markdown's
+sed -n 's/^| `\([a-z0-9.+-]*\)` | \([EWIPX]\) |.*/\2 \1/p' "$REPO/doc/packaging.md" | sort -u >"$T/justified"
+[ -s "$T/justified" ] || fail "doc/packaging.md lists no lintian tags"
+unjustified=$(comm -23 "$T/tags" "$T/justified")
+[ -z "$unjustified" ] || fail "lintian tags doc/packaging.md does not justify: $unjustified ($(cat "$T/lintian"))"
+grep -q '^E: ' "$T/lintian" && fail "lintian errors: $(grep '^E: ' "$T/lintian")"
 [ "$status" -eq 0 ] || fail "lintian failed (status $status): $(cat "$T/lintian")"
-echo "note: lintian: $(grep -c '^E: ' "$T/lintian") errors, $(grep -c '^W: ' "$T/lintian") warnings$(grep '^W: ' "$T/lintian" | sed 's/^W: fwload: \([^ ]*\).*/ \1/' | sort -u | tr -d '\n')"
+echo "note: lintian --pedantic -I: $(wc -l <"$T/tags") tags, each justified in doc/packaging.md:$(tr ' \n' ':,' <"$T/tags" | sed 's/,$//; s/:/ /g; s/,/, /g; s/^/ /')"
 
 dpkg-deb --ctrl-tarfile "$deb" | tar -tf - | sed 's|^\./||' | grep -v '^$' | LC_ALL=C sort >"$T/control"
-for s in preinst postinst prerm postrm config triggers; do
-	grep -qx "$s" "$T/control" && fail "the package has a maintainer script or trigger: $s"
+# The maintainer scripts are debhelper's, for the unit (dh_installsystemd).
+dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./postinst >"$T/postinst" 2>/dev/null
+grep -q "deb-systemd-helper.*enable 'fwload.service'\|deb-systemd-helper enable 'fwload.service'" "$T/postinst" ||
+	fail "postinst does not enable fwload.service: $(cat "$T/postinst")"
+for s in preinst config triggers; do
+	grep -qx "$s" "$T/control" && fail "the package has a $s"
 done
 dpkg-deb -f "$deb" Architecture | grep -qx "$(dpkg --print-architecture)" || fail "not built for $(dpkg --print-architecture)"
 
-# The install table: what make install puts in place with Debian's PREFIX.
-# dh_compress gzips man pages and the larger documents: names are compared
-# without a .gz.
+# The install table: what make install puts in place with Debian's paths
+# (the unit too), the documentation as Debian lays it out (flat, the
+# example in examples/). dh_compress gzips man pages and the larger
+# documents: names are compared without a .gz.
 copy_tree "$T/ref-src"
-make -s -C "$T/ref-src" install DESTDIR="$T/ref" PREFIX=/usr >"$T/out" 2>&1 ||
-	fail "make install PREFIX=/usr: $(cat "$T/out")"
+make -s -C "$T/ref-src" install-progs install-man install-systemd DESTDIR="$T/ref" PREFIX=/usr \
+	LIBEXECDIR=/usr/libexec/fwload >"$T/out" 2>&1 ||
+	fail "make install PREFIX=/usr LIBEXECDIR=/usr/libexec/fwload: $(cat "$T/out")"
+mkdir -p "$T/ref/usr/share/doc/fwload/examples" &&
+	cp "$REPO/README.md" "$REPO/NEWS" "$REPO"/doc/*.md "$T/ref/usr/share/doc/fwload/" &&
+	cp "$REPO/etc/fwload.rules.example" "$T/ref/usr/share/doc/fwload/examples/" || exit 111
 tree "$T/ref" >"$T/want"
 
 dpkg-deb -x "$deb" "$T/x" || fail "dpkg-deb -x failed"
@@ -44,17 +65,22 @@ while IFS= read -r p; do
 done <"$T/want" >"$T/missing"
 [ -s "$T/missing" ] && fail "the .deb (dpkg-deb -x) lacks what make install installs: $(cat "$T/missing")"
 has "$T/got" /usr/share/doc/fwload/copyright "the .deb"
+has "$T/got" /usr/lib/systemd/system/fwload.service "the .deb"
+grep -E '^/(lib|etc/udev|usr/lib/fwload|usr/share/doc/fwload/doc)(/|$)' "$T/got" >"$T/wrong" &&
+	fail "the .deb has files where Debian's do not go (/lib, /etc/udev, /usr/lib/fwload, doc/doc): $(cat "$T/wrong")"
+grep -qx "ExecStart=-/usr/sbin/fwloadctl setup --hotplugd" "$T/x/usr/lib/systemd/system/fwload.service" ||
+	fail "the unit does not run /usr/sbin/fwloadctl: $(grep ExecStart "$T/x/usr/lib/systemd/system/fwload.service")"
 
 # The paths of fwload's own files that the programs name (the scripts'
 # ${VAR:-/path} defaults, whole path strings in the C programs) exist in the
 # package: the build and the install were given the same directories.
-for f in "$T/x/usr/sbin/"* "$T/x/usr/lib/fwload/"*; do
+for f in "$T/x/usr/sbin/"* "$T/x/usr/libexec/fwload/"*; do
 	if grep -Iq . "$f"; then
 		sed -n 's/.*:-\(\/[^}]*\)}.*/\1/p' "$f"
 	else
 		strings -a "$f" | grep -x '/[A-Za-z0-9/._-]*'
 	fi
-done | grep -E '^(/usr)?/(s?bin|lib/fwload)/|^/etc/(hotplug\.d|fwload\.conf)' | sort -u >"$T/named"
+done | grep -E '^(/usr)?/(s?bin|lib/fwload|libexec/fwload)/|^/etc/(hotplug\.d|fwload\.conf)' | sort -u >"$T/named"
 while IFS= read -r p; do
 	[ -e "$T/x$p" ] || [ -L "$T/x$p" ] || echo "$p"
 done <"$T/named" >"$T/missing"
@@ -62,22 +88,27 @@ done <"$T/named" >"$T/missing"
 dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./conffiles >"$T/conffiles" 2>/dev/null
 has "$T/conffiles" /etc/fwload.conf "the package's conffiles"
 
-# dpkg --root: an empty database in a scratch root; no maintainer script
-# runs, so nothing needs a chroot. libc6 is not in that database.
+# dpkg --root: an empty database in a scratch root; the maintainer scripts
+# run outside a chroot (DPKG_ROOT: deb-systemd-helper works in the scratch
+# root; no systemd runs here, so nothing is started). libc6 is not in that
+# database.
 R=$T/root
 mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates" &&
 	: >"$R/var/lib/dpkg/status" && : >"$R/var/lib/dpkg/available" || exit 111
-dpkg --root="$R" --force-depends --force-not-root -i "$deb" >"$T/out" 2>&1 ||
+dpkg --root="$R" --force-script-chrootless --force-depends --force-not-root -i "$deb" >"$T/out" 2>&1 ||
 	fail "dpkg --root -i: $(cat "$T/out")"
+[ "$(readlink "$R/etc/systemd/system/sysinit.target.wants/fwload.service")" = /usr/lib/systemd/system/fwload.service ] ||
+	fail "installing did not enable fwload.service: $(ls -lR "$R/etc/systemd" 2>&1)"
 dpkg --root="$R" -s fwload 2>/dev/null | grep -qx 'Status: install ok installed' ||
 	fail "dpkg --root -s fwload: not installed"
-tree "$R" | grep -v '^/var/' | sed 's#^\(/usr/share/.*\)\.gz$#\1#' >"$T/rooted"
+tree "$R" | grep -v '^/var/\|^/etc/systemd/' | sed 's#^\(/usr/share/.*\)\.gz$#\1#' >"$T/rooted"
 while IFS= read -r p; do
 	grep -qxF -- "$p" "$T/rooted" || echo "$p"
 done <"$T/want" >"$T/missing"
 [ -s "$T/missing" ] && fail "dpkg --root -i did not install: $(cat "$T/missing")"
-dpkg --root="$R" --force-depends --force-not-root --purge fwload >"$T/out" 2>&1 ||
+dpkg --root="$R" --force-script-chrootless --force-depends --force-not-root --purge fwload >"$T/out" 2>&1 ||
 	fail "dpkg --root --purge: $(cat "$T/out")"
-left=$(tree "$R" | grep -v '^/var/')
+# Left: the empty directories systemd's helper made (/etc/systemd/system).
+left=$(tree "$R" | grep -v '^/var/' | grep -v '/$')
 [ -z "$left" ] || fail "left after dpkg --purge: $left"
-echo "note: $(basename "$deb"): $(wc -l <"$T/want") paths of the install table, installed and purged with dpkg --root; $(wc -l <"$T/named") paths the programs name, all in the package"
+echo "note: $(basename "$deb"): $(wc -l <"$T/want") paths of the install table, installed (fwload.service enabled) and purged with dpkg --root; $(wc -l <"$T/named") paths the programs name, all in the package"

@@ -40,6 +40,15 @@ has "$T/installed" /etc/fwload.conf "the install"
 has "$T/installed" "/etc/hotplug.d/firmware/50-firmware.hotplug -> /lib/fwload/firmware.agent" "the install"
 has "$T/installed" /usr/share/doc/fwload/NEWS "the install"
 
+# A checkout copied elsewhere (cp -r: every file's times and inodes new, so
+# git sees them all as changed until its index is refreshed): make dist
+# works the first time.
+git clone -q "$REPO" "$T/clone" || fail "git clone $REPO"
+cp -r "$T/clone" "$T/copy" || exit 111
+make -s -C "$T/copy" dist DIST_TARBALL="$T/copy.tar.gz" >"$T/out" 2>&1 ||
+	fail "make dist in a copied checkout, the first time: $(cat "$T/out")"
+[ -s "$T/copy.tar.gz" ] || fail "make dist in a copied checkout made no tarball"
+
 # Outside git: make dist refuses and says why; the git checks skip, saying why.
 make -s -C "$src" dist >"$T/out" 2>&1 && fail "make dist outside git succeeded"
 grep -q 'needs a git checkout' "$T/out" || fail "make dist outside git: $(cat "$T/out")"

@@ -38,7 +38,7 @@ grep -qx 'License: MIT' "$REPO/debian/copyright" || fail "debian/copyright: no '
 grep -q '^MIT License' "$REPO/LICENSE" || fail "LICENSE is not the MIT license"
 
 for s in "$c/alpine/APKBUILD" "$c/alpine/fwload.initd" "$c/buildroot/package/fwload/S11fwload" \
-	"$c/openwrt/fwload/files/fwload.hotplug" "$c/openwrt/fwload/files/fwload.init"; do
+	"$c/openwrt/fwload/files/fwload.hotplug" "$c/openwrt/fwload/files/fwload.init" "$c/init/sysvinit/fwload"; do
 	sh -n "$s" 2>"$T/out" || fail "$s does not parse: $(cat "$T/out")"
 done
 
@@ -59,30 +59,88 @@ recipe() {
 		fail "$name: its install commands failed: $(cat "$T/$name.sh") -> $(cat "$T/out")"
 }
 
-# Buildroot: FWLOAD_INSTALL_TARGET_CMDS and FWLOAD_INSTALL_INIT_SYSV.
+# The maintainer line of each recipe is the project's (debian/control).
+maint=$(sed -n 's/^Maintainer: //p' "$REPO/debian/control")
+[ -n "$maint" ] || fail "debian/control has no Maintainer"
+has_line() {
+	grep -qxF -- "$2" "$1" || fail "$1 lacks the line '$2'"
+}
+has_line "$c/alpine/APKBUILD" "# Maintainer: $maint"
+has_line "$c/openwrt/fwload/Makefile" "PKG_MAINTAINER:=$maint"
+grep -qF -- "Maintainer: $maint" "$c/yocto/README.md" || fail "the Yocto layer's README names no maintainer '$maint'"
+
+# Buildroot: FWLOAD_INSTALL_TARGET_CMDS, _INIT_SYSV and _INIT_SYSTEMD, the
+# paths of FWLOAD_MAKE_OPTS; the license hash.
+mk=$c/buildroot/package/fwload/fwload.mk
+bropts=$(sed -n '/^FWLOAD_MAKE_OPTS = /,/[^\\]$/p' "$mk" | tr -d '\\\n\t' | tr ' ' '\n' | grep '^[A-Z]*DIR=/\|^PREFIX=/' | tr '\n' ' ')
+[ -n "$bropts" ] || fail "Buildroot: no paths in FWLOAD_MAKE_OPTS"
 br=$T/buildroot
-recipe buildroot "$c/buildroot/package/fwload/fwload.mk" '^define FWLOAD_INSTALL_TARGET_CMDS' '^endef' \
-	-e 's|\$(TARGET_MAKE_ENV) ||; s|\$(MAKE)|make -s|; s|\$(@D)|.|' \
-	-e 's|\$(FWLOAD_MAKE_OPTS)||; s|\$(TARGET_DIR)|'"$br"'|'
-recipe buildroot-init "$c/buildroot/package/fwload/fwload.mk" '^define FWLOAD_INSTALL_INIT_SYSV' '^endef' \
-	-e 's|\$(INSTALL)|install|; s|\$(FWLOAD_PKGDIR)|'"$c/buildroot/package/fwload"'|; s|\$(TARGET_DIR)|'"$br"'|'
-for p in $progs; do [ -x "$br/sbin/$p" ] || fail "Buildroot: no /sbin/$p"; done
-for p in $libexec; do [ -x "$br/lib/fwload/$p" ] || fail "Buildroot: no /lib/fwload/$p"; done
+brsed() {
+	recipe "$1" "$mk" "^define $2" '^endef' \
+		-e 's|\$(TARGET_MAKE_ENV) ||; s|\$(MAKE)|make -s|; s|\$(@D)|.|' \
+		-e "s|\$(FWLOAD_MAKE_OPTS)|$bropts|; s|\$(TARGET_DIR)|$br|g; s|\$(SED)|sed -i -e|" \
+		-e 's|\$(FWLOAD_SOURCE)|hotplugd|; s|\$(INSTALL)|install|' \
+		-e 's|\$(FWLOAD_PKGDIR)|'"$c/buildroot/package/fwload"'|'
+}
+brsed buildroot FWLOAD_INSTALL_TARGET_CMDS
+brsed buildroot-sysv FWLOAD_INSTALL_INIT_SYSV
+brsed buildroot-systemd FWLOAD_INSTALL_INIT_SYSTEMD
+for p in $progs; do [ -x "$br/usr/sbin/$p" ] || fail "Buildroot: no /usr/sbin/$p"; done
+for p in $libexec; do [ -x "$br/usr/libexec/fwload/$p" ] || fail "Buildroot: no /usr/libexec/fwload/$p"; done
+grep -qx 'SOURCE=hotplugd' "$br/etc/fwload.conf" || fail "Buildroot: fwload.conf does not set the event source"
 [ -x "$br/etc/init.d/S11fwload" ] || fail "Buildroot: no /etc/init.d/S11fwload"
+grep -q '^	/usr/sbin/fwloadctl setup' "$br/etc/init.d/S11fwload" || fail "Buildroot: S11fwload does not run /usr/sbin/fwloadctl"
+grep -qx 'ExecStart=-/usr/sbin/fwloadctl setup --hotplugd' "$br/usr/lib/systemd/system/fwload.service" ||
+	fail "Buildroot: no fwload.service running /usr/sbin/fwloadctl"
 [ -e "$br/usr/share/man" ] && fail "Buildroot: man pages on the target"
+grep -qx "sha256  $(sha256sum <"$REPO/LICENSE" | cut -d' ' -f1)  LICENSE" "$c/buildroot/package/fwload/fwload.hash" ||
+	fail "Buildroot: fwload.hash does not hold LICENSE's sha256"
+grep -q '^define FWLOAD_BUSYBOX_CONFIG_FIXUPS' "$mk" || fail "Buildroot: no FWLOAD_BUSYBOX_CONFIG_FIXUPS"
+grep -q '^FWLOAD_PRE_BUILD_HOOKS += ' "$mk" || fail "Buildroot: nothing removes a host build from the local source"
+for o in HOTPLUGD HELPER; do
+	grep -q "^config BR2_PACKAGE_FWLOAD_SOURCE_$o\$" "$c/buildroot/package/fwload/Config.in" ||
+		fail "Buildroot: no event source choice BR2_PACKAGE_FWLOAD_SOURCE_$o"
+done
 
 # Yocto: do_install, oe_runmake being make with EXTRA_OEMAKE, with poky's
-# paths (usrmerge: base_sbindir is /usr/sbin).
+# paths (usrmerge: base_sbindir is /usr/sbin), systemd and sysvinit in
+# DISTRO_FEATURES.
 yo=$T/yocto
-oemake=$(sed -n '/^EXTRA_OEMAKE = "/,/"$/p' "$bb" | tr -d '\\\n\t' | sed 's/^EXTRA_OEMAKE = "\(.*\)"$/\1/')
+ysed() {
+	sed -e 's|\${base_sbindir}|/usr/sbin|g; s|\${libexecdir}|/usr/libexec|g; s|\${sysconfdir}|/etc|g' \
+		-e 's|\${mandir}|/usr/share/man|g; s|\${docdir}|/usr/share/doc|g; s|\${BPN}|fwload|g' \
+		-e 's|\${systemd_system_unitdir}|/usr/lib/systemd/system|g; s|\${INIT_D_DIR}|/etc/init.d|g; s|\${S}|.|g' \
+		-e "s|\${@bb.utils.contains('DISTRO_FEATURES', '[a-z]*', 'true', 'false', d)}|true|g"
+}
+oemake=$(sed -n '/^EXTRA_OEMAKE = "/,/"$/p' "$bb" | tr -d '\\\n\t' | sed 's/^EXTRA_OEMAKE = "\(.*\)"$/\1/' | ysed)
 [ -n "$oemake" ] || fail "Yocto: no EXTRA_OEMAKE in $bb"
-recipe yocto "$bb" '^do_install() {' '^}' \
-	-e "s|oe_runmake|make -s $oemake|" -e 's|\${D}|'"$yo"'|g; s|\${base_sbindir}|/usr/sbin|g' \
-	-e 's|\${nonarch_base_libdir}|/usr/lib|g; s|\${sysconfdir}|/etc|g; s|\${mandir}|/usr/share/man|g' \
-	-e 's|\${docdir}|/usr/share/doc|g; s|\${BPN}|fwload|g'
+recipe yocto "$bb" '^do_install() {' '^}' -e "s|oe_runmake|make -s $oemake|" -e 's|\${D}|'"$yo"'|g' \
+	-e 's|\${base_sbindir}|/usr/sbin|g; s|\${libexecdir}|/usr/libexec|g; s|\${sysconfdir}|/etc|g' \
+	-e 's|\${mandir}|/usr/share/man|g; s|\${docdir}|/usr/share/doc|g; s|\${BPN}|fwload|g' \
+	-e 's|\${systemd_system_unitdir}|/usr/lib/systemd/system|g; s|\${INIT_D_DIR}|/etc/init.d|g; s|\${S}|.|g' \
+	-e "s|\${@bb.utils.contains('DISTRO_FEATURES', '[a-z]*', 'true', 'false', d)}|true|g"
 for p in $progs; do [ -x "$yo/usr/sbin/$p" ] || fail "Yocto: no /usr/sbin/$p"; done
-for p in $libexec; do [ -x "$yo/usr/lib/fwload/$p" ] || fail "Yocto: no /usr/lib/fwload/$p"; done
+for p in $libexec; do [ -x "$yo/usr/libexec/fwload/$p" ] || fail "Yocto: no /usr/libexec/fwload/$p"; done
 [ -f "$yo/usr/share/man/man8/fwload.8" ] || fail "Yocto: no man pages (for fwload-doc)"
+grep -qx 'ExecStart=-/usr/sbin/fwloadctl setup --hotplugd' "$yo/usr/lib/systemd/system/fwload.service" ||
+	fail "Yocto: no fwload.service running /usr/sbin/fwloadctl"
+grep -qx 'FWLOADCTL=${FWLOADCTL:-/usr/sbin/fwloadctl}' "$yo/etc/init.d/fwload" || fail "Yocto: no /etc/init.d/fwload running /usr/sbin/fwloadctl"
+grep -qx 'inherit systemd update-rc.d' "$bb" || fail "Yocto: the recipe does not inherit systemd and update-rc.d"
+grep -qx 'SYSTEMD_SERVICE:${PN} = "fwload.service"' "$bb" || fail "Yocto: no SYSTEMD_SERVICE"
+grep -qx 'INITSCRIPT_NAME = "fwload"' "$bb" || fail "Yocto: no INITSCRIPT_NAME"
+compat=$(sed -n 's/^LAYERSERIES_COMPAT_fwload = "\(.*\)"$/\1/p' "$c/yocto/conf/layer.conf")
+case " $compat " in *" wrynose "*) ;; *) fail "Yocto: LAYERSERIES_COMPAT '$compat' lacks wrynose (6.0, the current release)" ;; esac
+# yocto-check-layer: a README with maintainer, patch and an address, a
+# SECURITY file; the kernel append adds nothing unless asked.
+for w in maintainer patch @; do grep -qi -- "$w" "$c/yocto/README.md" || fail "Yocto: README.md lacks '$w'"; done
+[ -s "$c/yocto/SECURITY.md" ] || fail "Yocto: no SECURITY.md"
+grep -v '^#' "$c/yocto/recipes-kernel/linux/linux-yocto_%.bbappend" | grep -v '^$' >"$T/bbappend"
+file_is_line() {
+	[ "$(cat "$1")" = "$2" ] || fail "$3: $(cat "$1")"
+}
+file_is_line "$T/bbappend" "require \${@bb.utils.contains('DISTRO_FEATURES', 'fwload', 'linux-yocto-fwload.inc', '', d)}" \
+	"Yocto: the kernel append must add nothing but a conditional require"
+grep -q '^SRC_URI = "${FWLOAD_GIT};' "$bb" || fail "Yocto: the source is not fetched from git"
 
 # Alpine: package(), as abuild runs it (in the build directory).
 al=$T/alpine
@@ -96,31 +154,48 @@ set -e
 package
 EOS
 sh "$T/alpine.sh" >"$T/out" 2>&1 || fail "Alpine: package() failed: $(cat "$T/out")"
-for p in $progs; do [ -x "$al/sbin/$p" ] || fail "Alpine: no /sbin/$p"; done
+for p in $progs; do [ -x "$al/usr/sbin/$p" ] || fail "Alpine: no /usr/sbin/$p"; done
+for p in $libexec; do [ -x "$al/usr/libexec/fwload/$p" ] || fail "Alpine: no /usr/libexec/fwload/$p"; done
+for d in sbin lib bin; do
+	[ ! -e "$al/$d" ] || fail "Alpine: files outside /usr: /$d"
+done
 [ -x "$al/etc/init.d/fwload" ] || fail "Alpine: no /etc/init.d/fwload"
 [ -f "$al/usr/share/man/man8/fwload.8" ] || fail "Alpine: no man pages (for fwload-doc)"
+grep -q '^subpackages=".*\$pkgname-openrc' "$c/alpine/APKBUILD" || fail "Alpine: no -openrc subpackage"
+grep -q '^	before hwdrivers' "$c/alpine/fwload.initd" || fail "Alpine: the service is not ordered before hwdrivers"
+grep -qx "$(sha512sum <"$c/alpine/fwload.initd" | cut -d' ' -f1)  fwload.initd" "$c/alpine/APKBUILD" ||
+	fail "Alpine: sha512sums does not match fwload.initd"
 
-# OpenWrt: Package/fwload/install, from its package directory.
+# OpenWrt: Build/Install (install-progs staged with MAKE_FLAGS' paths), then
+# Package/fwload/install with $(INSTALL_*), from its package directory.
 ow=$T/openwrt
-sed -n '/^define Package\/fwload\/install/,/^endef/p' "$c/openwrt/fwload/Makefile" | sed -e '1d' -e '$d' \
-	-e 's|\$(MAKE)|make -s|; s|\$(PKG_BUILD_DIR)|'"$T/src"'|; s|\$(MAKE_FLAGS)||; s|\$(1)|'"$ow"'|g' \
+owmk=$c/openwrt/fwload/Makefile
+owopts=$(sed -n '/^MAKE_FLAGS += /,/[^\\]$/p' "$owmk" | tr -d '\\\n\t' | tr ' ' '\n' | grep '^[A-Z]*DIR=/\|^PREFIX=/' | tr '\n' ' ')
+grep -q '^define Build/Compile' "$owmk" || fail "OpenWrt: no Build/Compile"
+# shellcheck disable=SC2086 # a list of VAR=VALUE
+make -s -C "$T/src" $owopts DESTDIR="$T/ipkg-install" install-progs >"$T/out" 2>&1 ||
+	fail "OpenWrt: the staging install failed: $(cat "$T/out")"
+sed -n '/^define Package\/fwload\/install/,/^endef/p' "$owmk" | sed -e '1d' -e '$d' >"$T/openwrt.mk"
+grep -q 'MAKE\|rm ' "$T/openwrt.mk" && fail "OpenWrt: Package/fwload/install runs make or removes files: $(cat "$T/openwrt.mk")"
+sed -e 's|\$(PKG_INSTALL_DIR)|'"$T/ipkg-install"'|g; s|\$(1)|'"$ow"'|g' \
 	-e 's|\$(INSTALL_DIR)|install -d -m 755|; s|\$(INSTALL_DATA)|install -m 644|; s|\$(INSTALL_BIN)|install -m 755|' \
-	>"$T/openwrt.sh"
+	-e 's|\$(INSTALL_CONF)|install -m 600|' "$T/openwrt.mk" >"$T/openwrt.sh"
 (cd "$c/openwrt/fwload" && sh -e "$T/openwrt.sh") >"$T/out" 2>&1 ||
 	fail "OpenWrt: its install commands failed: $(cat "$T/openwrt.sh") -> $(cat "$T/out")"
-for p in $progs; do
-	case $p in hotplug | hotplugd) [ -e "$ow/sbin/$p" ] && fail "OpenWrt: /sbin/$p installed (procd is the event source)" ;;
-	*) [ -x "$ow/sbin/$p" ] || fail "OpenWrt: no /sbin/$p" ;;
-	esac
-done
-[ -x "$ow/lib/fwload/firmware.agent" ] || fail "OpenWrt: no /lib/fwload/firmware.agent"
-hooks=$(cd "$ow/etc/hotplug.d" && find . ! -type d)
-[ "$hooks" = ./firmware/20-fwload ] || fail "OpenWrt: /etc/hotplug.d holds: $hooks (hotplug-call sources every file there)"
+tree "$ow" | grep -v '/$' >"$T/owfiles"
+file_is_line "$T/owfiles" "/etc/fwload.conf
+/etc/hotplug.d/firmware/20-fwload
+/etc/init.d/fwload
+/usr/libexec/fwload/firmware.agent
+/usr/libexec/fwload/fwload-lib.sh
+/usr/libexec/fwload/fwload-sha256
+/usr/sbin/fwload" "OpenWrt: ships not what runs with procd (no multiplexer, hotplugd or fwloadctl)"
 if [ -L "$ow/etc/hotplug.d/firmware/20-fwload" ] || [ ! -f "$ow/etc/hotplug.d/firmware/20-fwload" ]; then
 	fail "OpenWrt: the hook is not a regular file"
 fi
-grep -q '^[^#]*/lib/fwload/firmware.agent firmware' "$ow/etc/hotplug.d/firmware/20-fwload" ||
+grep -q '^[^#]*/usr/libexec/fwload/firmware.agent firmware' "$ow/etc/hotplug.d/firmware/20-fwload" ||
 	fail "OpenWrt: the sourced hook does not run the agent as a program"
 grep -q '^[^#]*\<\(exit\|exec\)\>' "$ow/etc/hotplug.d/firmware/20-fwload" &&
 	fail "OpenWrt: the sourced hook exits or execs (it runs inside hotplug-call)"
-echo "note: Buildroot, Yocto, Alpine and OpenWrt install commands run against a built tree; versions $VERSION, license MIT everywhere"
+grep -q 'FWLOAD:-/usr/sbin/fwload}' "$ow/usr/libexec/fwload/firmware.agent" || fail "OpenWrt: the agent does not run /usr/sbin/fwload"
+echo "note: Buildroot, Yocto, Alpine and OpenWrt install commands run against a built tree; versions $VERSION, license MIT, maintainer '$maint' everywhere"

@@ -41,9 +41,23 @@ echo "${sum%% *} *bad.bin" >>"$M"
 sum=$(sha256sum <"$T/orig")
 echo "${sum%% *}  packed.bin" >>"$M"
 echo "not-a-digest  stray.bin" >>"$M"
+# A name listed with a digest one hex digit short, one listed twice with
+# two digests (the right one first), one twice with the same digest.
+mkimage "$fw/short.bin" 100
+mkimage "$fw/twice.bin" 100
+mkimage "$fw/same.bin" 100
+sum=$(sha256sum <"$fw/short.bin")
+s64=${sum%% *}
+echo "${s64#?}  short.bin" >>"$M"
+sum=$(sha256sum <"$fw/twice.bin")
+echo "${sum%% *}  twice.bin" >>"$M"
+echo "$zero  ./twice.bin" >>"$M"
+sum=$(sha256sum <"$fw/same.bin")
+echo "${sum%% *}  same.bin" >>"$M"
+echo "${sum%% *} *./same.bin" >>"$M"
 
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M" COMPRESSED=yes
-for name in good.bin vendor/sub.bin 0 packed.bin; do
+for name in good.bin vendor/sub.bin 0 same.bin packed.bin; do
 	request "$name"
 	run agent firmware
 	status_is 0
@@ -58,16 +72,26 @@ status_is 2
 file_is "$REQ/loading" 1-1
 log_matches "fwload: bad\.bin: .*/fwload-sha256 failed \(exit status 1\) on $(ere "$fw/bad.bin"): fwload-sha256: SHA-256 mismatch: got [0-9a-f]{64}, want [0-9a-f]{64}; request aborted"
 
-# Not listed (or listed without a digest): loaded, unchecked ...
-for name in other.bin stray.bin; do
+# Not listed: loaded, unchecked ...
+request other.bin
+run agent firmware
+status_is 0
+file_is "$REQ/loading" 10 "loading for unlisted other.bin"
+log_matches "fwload: loaded other\.bin \([0-9]+ bytes, [0-9]+ ms\) from $(ere "$fw/other.bin") for $(ere "$E_DEVPATH"); $(ere "not in $M"); loaded unchecked \(UNLISTED=load\)"
+# ... but a listed name with no usable digest, or with two different ones,
+# is refused whatever UNLISTED says: the manifest fails closed for it.
+for name in stray.bin short.bin twice.bin; do
 	request "$name"
 	run agent firmware
-	status_is 0
-	file_is "$REQ/loading" 10 "loading for unlisted $name"
-	why="not in $M"
-	[ "$name" = other.bin ] || why="listed in $M without a valid SHA-256"
-	log_matches "fwload: loaded $(ere "$name") \([0-9]+ bytes, [0-9]+ ms\) from $(ere "$fw/$name") for $(ere "$E_DEVPATH"); $(ere "$why"); loaded unchecked \(UNLISTED=load\)"
+	status_is 2
+	file_is "$REQ/loading" -1 "loading for $name (listed, no usable digest)"
+	why="listed in $M without a valid SHA-256"
+	[ "$name" != twice.bin ] || why="listed in $M twice, with different SHA-256s"
+	log_has "fwload: cancelled $name for $E_DEVPATH; $why; refused"
 done
+run ctl explain twice.bin
+status_is 2
+grep -qx "manifest: $M: twice.bin listed in $M twice, with different SHA-256s" "$T/stdout" || fail "$(cat "$T/stdout")"
 run ctl explain other.bin
 grep -qx "manifest: $M: other.bin not listed; UNLISTED=load" "$T/stdout" || fail "$(cat "$T/stdout")"
 run ctl explain good.bin
@@ -84,7 +108,7 @@ log_has "fwload: cancelled other.bin for $E_DEVPATH; not in $M, UNLISTED=refuse"
 request stray.bin
 run agent firmware
 status_is 2
-log_has "fwload: cancelled stray.bin for $E_DEVPATH; listed in $M without a valid SHA-256, UNLISTED=refuse"
+log_has "fwload: cancelled stray.bin for $E_DEVPATH; listed in $M without a valid SHA-256; refused"
 request good.bin
 run agent firmware
 status_is 0

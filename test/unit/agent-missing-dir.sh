@@ -45,3 +45,57 @@ request gone.bin
 run agent firmware
 status_is 1
 no_file "$L"
+
+# The directory is made 0700; a FIFO (or anything not a regular file) named
+# like the firmware never blocks the agent: the request is cancelled first,
+# and the entry becomes a regular file holding the DEVPATH.
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MISSING_DIR=$L"
+rm -rf "$L"
+request gone.bin
+run agent firmware
+status_is 1
+[ "$(find "$L" -maxdepth 0 -perm 700)" = "$L" ] || fail "MISSING_DIR not made 0700: $(ls -ld "$L")"
+# (Under every shell that is installed.)
+tried=
+for sh in dash "busybox sh" mksh yash "bash --posix"; do
+	command -v "${sh%% *}" >/dev/null 2>&1 || continue
+	tried="$tried ${sh%% *}"
+	rm -f "$L/gone.bin" "$L/vendor!late.bin"
+	mkfifo "$L/gone.bin"
+	ln -s "$T/elsewhere" "$L/vendor!late.bin"
+	for name in gone.bin vendor/late.bin; do
+		rm -f "$R/lib/firmware/$name"
+		request "$name"
+		# shellcheck disable=SC2086 # $sh is a command line
+		run kernel_env timeout 10 $sh "$REPO/firmware.agent" firmware
+		[ "$st" = 1 ] || fail "$sh: $name with a FIFO or link in the missing list: status $st, want 1"
+		file_is "$REQ/loading" -1 "loading ($sh, $name)"
+	done
+	if [ ! -f "$L/gone.bin" ] || [ -p "$L/gone.bin" ]; then
+		fail "$sh: the FIFO is still there: $(ls -l "$L")"
+	fi
+	file_is "$L/gone.bin" "$TF/gone.bin
+" "$L/gone.bin ($sh)"
+	[ ! -L "$L/vendor!late.bin" ] || fail "$sh: the link is still there: $(ls -l "$L")"
+	file_is "$L/vendor!late.bin" "$TF/vendor!late.bin
+" "$L/vendor!late.bin ($sh)"
+	no_file "$T/elsewhere" "written through a link ($sh)"
+done
+case $tried in *dash*busybox*) ;; *) fail "dash and busybox must be there: tried$tried" ;; esac
+echo "shells tried:$tried"
+
+# The kernel removes a request's directory once it is answered (here a
+# wrapper of fwload does): the entry is written all the same, after the
+# answer.
+# shellcheck disable=SC2016 # the wrapper's own expansions
+printf '#!/bin/sh\n"%s" "$@"\nst=$?\ncase " $* " in *" -c "*) rm -r "%s" ;; esac\nexit $st\n' "$FWBIN" "$SYS$TF/gone2.bin" >"$T/fwload-kernel"
+chmod 755 "$T/fwload-kernel"
+rm -f "$L/gone2.bin"
+request gone2.bin
+FWLOAD=$T/fwload-kernel
+run agent firmware
+FWLOAD=$FWBIN
+status_is 1
+[ ! -e "$REQ" ] || fail "the wrapper did not remove the request"
+file_is "$L/gone2.bin" "$TF/gone2.bin
+" "the entry for a request gone after its answer"

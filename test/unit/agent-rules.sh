@@ -35,6 +35,7 @@ firmware=unused.bin frobnicate=yes dir=/x
 firmware=unused.bin
 firmware=unused.bin name=../x
 RULES
+aged  # (each bad line is reported once, when a cache remembers it)
 
 # expect NAME DATA [DEVPATH]
 expect() {
@@ -88,14 +89,20 @@ status_is 1
 file_is "$REQ/loading" -1
 log_matches "fwload: cancelled dev\.bin for /devices/platform/dev-b/dev\.bin; dev-b\.bin \(for dev\.bin\) not found in .*"
 
-# RULES= elsewhere; an unreadable one is reported and ignored.
+# RULES= elsewhere. One that is there but cannot be read (a directory
+# here) is reported, and no image is loaded until it can be: a rule it
+# holds might pick another file for this board (never a wrong image).
 mv "$T/fwload.rules" "$T/board.rules"
 expect cal.bin "generic calibration"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "RULES=$T/board.rules"
 expect cal.bin "other calibration"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "RULES=$T"
-expect cal.bin "generic calibration"
-log_has "fwload: $T: cannot read it; no rules applied"
+request cal.bin
+run agent firmware
+status_is 2
+file_is "$REQ/loading" -1
+log_has "fwload: $T: cannot read it; every request is cancelled until it can be read"
+log_has "fwload: cancelled cal.bin for $E_DEVPATH; cannot read $T"
 
 # CRLF line ends (a file edited on Windows) and no newline at the end.
 printf 'firmware=cal.bin dir=/boards/other\r\nfirmware=dev.bin name=dev-b.bin\r' >"$T/board.rules"

@@ -22,6 +22,7 @@ mkfw "$R/extra/x.bin" "from FIRMWARE_PATH"
 	echo "firmware_path=/lowercase"
 	printf '%s' "FIRMWARE_PATH=/extra"
 } >"$CONF"
+aged
 
 request x.bin
 run agent firmware
@@ -51,12 +52,12 @@ conf "LOG=$LOGF" COMPRESSED=maybe UNLISTED=x FORCE_FALLBACK=1 SOURCE=udev TIMEOU
 run ctl status
 cat >"$T/want" <<END
 fwload: $CONF:2: COMPRESSED wants yes or no; ignored
-fwload: $CONF:3: UNLISTED wants load or refuse; ignored
+fwload: $CONF:3: UNLISTED wants load or refuse, not 'x'; refuse used
 fwload: $CONF:4: FORCE_FALLBACK wants yes or no; ignored
 fwload: $CONF:5: SOURCE wants auto, helper or hotplugd; ignored
 fwload: $CONF:6: TIMEOUT wants whole seconds; ignored
-fwload: $CONF:7: DEADLINE wants whole seconds, more than 0; ignored
-fwload: $CONF:8: MAX_SIZE wants bytes, with K, M or G; ignored
+fwload: $CONF:7: DEADLINE wants whole seconds, 1 to 86400, not '0'; the default (300) used
+fwload: $CONF:8: MAX_SIZE wants bytes, 1 to 2047M (K, M or G after the number), not '12T'; the default (256M) used
 fwload: $CONF:9: FIRMWARE_ROOT wants an absolute path; ignored
 fwload: $CONF:10: MISSING_DIR wants an absolute path; ignored
 fwload: $CONF:11: MISSING_LIST is now MISSING_DIR=/DIR (one file per name); ignored
@@ -67,6 +68,7 @@ printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\n' "$T/args" >"$T/fwload-args"
 chmod 755 "$T/fwload-args"
 FWLOAD=$T/fwload-args
 conf "FIRMWARE_PATH=$R/extra" MAX_SIZE=64M DEADLINE=30
+rm -r "$RUN"  # (this fwload checks no cache: none is made)
 request x.bin
 run agent firmware
 tr '\n' ' ' <"$T/args" | grep -q -- "-S 64M -T 30 " || fail "fwload got: $(cat "$T/args")"

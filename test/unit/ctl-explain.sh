@@ -65,3 +65,27 @@ grep -q "deprecated" "$T/stderr" || fail "no deprecation note: $(cat "$T/stderr"
 
 no_file "$LOGF" "explain wrote to the log"
 [ -z "$(ls "$SYS$TF")" ] || fail "explain touched the fake sysfs: $(ls "$SYS$TF")"
+
+# The note that the kernel's own loader finds a file itself: only where it
+# looks (its list: firmware_class.path and /lib/firmware...), never under
+# FIRMWARE_ROOT, and never for a rule's renamed name (the kernel asks for
+# the driver's name).
+note="note:     the kernel's own loader reads"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R"
+mkfw "$R/lib/firmware/base.bin" "in the base under FIRMWARE_ROOT"
+run ctl explain base.bin
+status_is 0
+! grep -q "^$note" "$T/stdout" || fail "a note with FIRMWARE_ROOT: $(cat "$T/stdout")"
+mkdir -p "$SYS/module/firmware_class/parameters"
+echo "$T/para" >"$SYS/module/firmware_class/parameters/path"
+mkfw "$T/para/real.bin" "in firmware_class.path"
+echo "firmware=alias.bin name=real.bin" >"$T/fwload.rules"
+conf "LOG=$LOGF"
+run ctl explain real.bin
+status_is 0
+grep -q "^$note $T/para too: it loads this file itself" "$T/stdout" || fail "no note for firmware_class.path: $(cat "$T/stdout")"
+run ctl explain alias.bin
+status_is 0
+grep -qx "decision: load $T/para/real.bin, 22 bytes" "$T/stdout" || fail "$(cat "$T/stdout")"
+! grep -q "^$note" "$T/stdout" || fail "a note for a renamed name: $(cat "$T/stdout")"
+no_file "$LOGF" "explain wrote to the log"

@@ -48,3 +48,35 @@ status_is 0
 stdout_is "held.bin: 5"
 run ctl rescan extra
 status_is 100
+
+# FIRMWARE is taken whole from the uevent file: everything between
+# "FIRMWARE=" and the kernel's last two lines (TIMEOUT=, ASYNC=). A name
+# with a newline is not its first line (that would load x.bin, another
+# image): the agent gets the whole name and cancels it. A file of another
+# shape gives an empty name: cancelled too.
+rm -r "$SYS/class/firmware"/*
+FWLOAD=$FWBIN
+mkimage "$T/fw/x.bin" 100
+nlname="x.bin
+HOTPLUG_DIR=$T/hooks"
+pending "$nlname"
+odd=$REQ odd_dev=$E_DEVPATH
+pending y.bin
+printf 'FIRMWARE=x.bin\nASYNC=1\n' >"$REQ/uevent"
+shape=$REQ
+pending z.bin
+printf 'FIRMWARE=x.bin\nTIMEOUT=1x\nASYNC=1\n' >"$REQ/uevent"
+shape2=$REQ
+rm -f "$LOGF"
+run ctl rescan
+status_is 4
+for r in "$odd" "$shape" "$shape2"; do
+	file_is "$r/loading" -1 "loading of $r"
+	file_is "$r/data" "" "data of $r"
+done
+nl='
+'
+log_has "fwload: cancelled x.bin\\x0aHOTPLUG_DIR=$T/hooks for ${odd_dev%%"$nl"*}\\x0a${odd_dev#*"$nl"}; bad FIRMWARE name (control character in name)"
+# (fwload names a request with no name after its directory)
+log_has "fwload: cancelled y.bin for $TF/y.bin; bad FIRMWARE name (empty name)"
+log_has "fwload: cancelled z.bin for $TF/z.bin; bad FIRMWARE name (empty name)"

@@ -4,17 +4,18 @@
 # helper, the sysfs fallback forced on, the timeout from TIMEOUT=, then a
 # rescan that serves a request made before; one line says what it did.
 # It never breaks a board: a helper already set (busybox mdev) is kept for
-# every other subsystem through a hook in hotplug.d/default/ that skips
-# firmware (mdev would cancel every request), or setup refuses unless
-# --replace. A kernel without the fallback, or without a uevent helper
-# (then hotplugd, started once), is named.
+# every other subsystem (its path in $FWLOAD_RUNDIR/previous-helper, run by
+# hotplug after its hooks, never for firmware: mdev would cancel every
+# request), or setup refuses unless --replace, which says what it drops.
+# A kernel without the fallback, or without a uevent helper (then
+# hotplugd, started once), is named; status shows hotplugd beside a helper.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
 P=$T/proc
 H=$P/sys/kernel/hotplug
 F=$P/sys/kernel/firmware_config/force_sysfs_fallback
-CHAIN=$HOOKS/default/00-previous-helper.hotplug
+CHAIN=$RUN/previous-helper
 mkdir -p "${F%/*}" "$SYS/class/firmware" "$HOOKS/firmware"
 : >"$H"
 echo 0 >"$F"
@@ -27,6 +28,10 @@ unset E_ACTION E_DEVPATH E_FIRMWARE E_SUBSYSTEM E_TIMEOUT E_ASYNC E_SEQNUM
 # setup [ARG...]: fwloadctl setup as root runs it, hotplug at /sbin/hotplug.
 setup() {
 	run kernel_env FWLOAD_HOTPLUG=/sbin/hotplug FWLOAD_HOTPLUGD="$T/hotplugd" $TEST_SH "$REPO/fwloadctl" setup "$@"
+}
+# said TEXT: setup's line on stdout is TEXT.
+said() {
+	grep -qxF "fwloadctl: $1" "$T/stdout" || fail "setup said: $(cat "$T/stdout") $(cat "$T/stderr"); want: $1"
 }
 
 setup
@@ -41,12 +46,13 @@ file_is "$REQ/loading" 10
 data_is "$T/fw/early.bin"
 line="setup: uevent helper /sbin/hotplug, sysfs fallback forced, timeout 9 s; rescanning pending requests"
 log_has "fwload: $line"
-grep -qx "fwloadctl: $line" "$T/stdout" || fail "stdout: $(cat "$T/stdout")"
-no_file "$CHAIN" "a chain hook with no previous helper"
+said "$line"
+no_file "$CHAIN" "a kept helper with no previous helper"
 
 # FORCE_FALLBACK=no leaves the sysctl alone; a bad TIMEOUT is reported.
 echo 0 >"$F"
 conf "LOG=$LOGF" FORCE_FALLBACK=no TIMEOUT=soon
+aged
 rm "$SYS/class/firmware/early.bin"
 rm -r "$RUN"
 setup
@@ -72,22 +78,31 @@ setup
 status_is 0
 file_is "$H" '/sbin/hotplug
 '
-[ -x "$CHAIN" ] || fail "no executable $CHAIN"
-log_has "fwload: setup: uevent helper /sbin/hotplug (the previous one, $T/bin/mdev, still runs for every other subsystem: $CHAIN), sysfs fallback forced; rescanning pending requests"
+file_is "$CHAIN" "$T/bin/mdev
+"
+said "setup: uevent helper /sbin/hotplug (the previous one, $T/bin/mdev, still runs for every other subsystem: $CHAIN), sysfs fallback forced; rescanning pending requests"
 ln -s "$REPO/firmware.agent" "$HOOKS/firmware/50-firmware.hotplug"
+mkdir -p "$HOOKS/default"
+# shellcheck disable=SC2016 # the hook's own expansions
+printf '#!/bin/sh\necho "hook $1" >>"%s"\n' "$T/mdev-ran" >"$HOOKS/default/10-other.hotplug"
+chmod 755 "$HOOKS/default/10-other.hotplug"
 E_ACTION=add E_SUBSYSTEM=block E_DEVPATH=/devices/virtual/block/loop0
 run hotplug block
 status_is 0
-file_is "$T/mdev-ran" "mdev block add block
-" "what the previous helper got"
+file_is "$T/mdev-ran" "hook block
+mdev block add block
+" "what the hooks and the previous helper got"
 # A firmware event: the agent answers it; mdev never sees it.
 mkimage "$T/fw/later.bin" 5000
 request later.bin
 run hotplug firmware
 file_is "$REQ/loading" 10
 data_is "$T/fw/later.bin"
-file_is "$T/mdev-ran" "mdev block add block
+file_is "$T/mdev-ran" "hook block
+mdev block add block
+hook firmware
 " "mdev after a firmware event"
+unset E_ACTION E_DEVPATH E_FIRMWARE E_SUBSYSTEM E_TIMEOUT E_ASYNC E_SEQNUM
 run ctl status
 grep -qx "source:   uevent helper /sbin/hotplug, $T/bin/mdev kept for the other subsystems ($CHAIN)" "$T/stdout" ||
 	fail "status: $(cat "$T/stdout")"
@@ -95,16 +110,19 @@ grep -qx "source:   uevent helper /sbin/hotplug, $T/bin/mdev kept for the other 
 # A second setup keeps what the first one did, and says so.
 setup
 status_is 0
-grep -q "^fwloadctl: setup: uevent helper /sbin/hotplug ($T/bin/mdev still runs for every other subsystem: $CHAIN)" "$T/stdout" ||
-	fail "stdout: $(cat "$T/stdout")"
+said "setup: uevent helper /sbin/hotplug ($T/bin/mdev still runs for every other subsystem: $CHAIN), sysfs fallback forced; rescanning pending requests"
 file_is "$H" '/sbin/hotplug
 '
-grep -qx "prev='$T/bin/mdev'" "$CHAIN" || fail "chain hook: $(cat "$CHAIN")"
+file_is "$CHAIN" "$T/bin/mdev
+"
 
-# The hook cannot be written (hotplug.d/default is a file here): refused,
-# the helper left alone, unless --replace.
-rm -r "$HOOKS/default"
-: >"$HOOKS/default"
+# The record cannot be written (the run directory is a file here): refused,
+# the helper left alone, unless --replace, which says what it drops.
+RUN_WAS=$RUN
+RUN=$T/run-file/fwload
+: >"$T/run-file"
+CHAIN_WAS=$CHAIN
+CHAIN=$RUN/previous-helper
 echo "$T/bin/mdev" >"$H"
 setup
 status_is 111
@@ -116,8 +134,8 @@ setup --replace
 status_is 0
 file_is "$H" '/sbin/hotplug
 '
-grep -q "replacing $T/bin/mdev, which no longer runs" "$T/stdout" || fail "stdout: $(cat "$T/stdout")"
-rm "$HOOKS/default"
+said "setup: uevent helper /sbin/hotplug (replacing $T/bin/mdev, which no longer runs for any subsystem: --replace), sysfs fallback forced; rescanning pending requests"
+RUN=$RUN_WAS CHAIN=$CHAIN_WAS
 
 # --hotplugd beside a helper that would still get every event: refused.
 echo "$T/bin/mdev" >"$H"
@@ -140,14 +158,13 @@ echo $daemon >"\$2"
 echo >&3
 END
 chmod 755 "$T/hotplugd"
-rm "$H"
+mv "$H" "$T/hotplug.off"
 setup
 status_is 0
 file_is "$T/hotplugd-ran" "hotplugd -p $RUN/hotplugd.pid -D 3
 "
 read -r pid <"$RUN/hotplugd.pid"
-grep -qx "fwloadctl: setup: hotplugd (pid $pid), as this kernel has no uevent helper, sysfs fallback forced; rescanning pending requests" "$T/stdout" ||
-	fail "stdout: $(cat "$T/stdout")"
+said "setup: hotplugd (pid $pid), as this kernel has no uevent helper, sysfs fallback forced; rescanning pending requests"
 setup
 status_is 0
 file_is "$T/hotplugd-ran" "hotplugd -p $RUN/hotplugd.pid -D 3
@@ -157,6 +174,27 @@ grep -qx "helper:   none: no uevent helper in this kernel (CONFIG_UEVENT_HELPER 
 	fail "status: $(cat "$T/stdout")"
 grep -qx "source:   hotplugd (pid $pid)" "$T/stdout" || fail "status: $(cat "$T/stdout")"
 assert_eq "hotplugd pid" "$daemon" "$pid"
+# hotplugd running beside a helper: status says so (ours: two answerers;
+# another: it gets every event too).
+mv "$T/hotplug.off" "$H"
+echo /sbin/hotplug >"$H"
+run ctl status
+grep -qx "source:   TWO: the uevent helper /sbin/hotplug and hotplugd (pid $pid) both answer every request (fwloadctl setup chooses one)" "$T/stdout" ||
+	fail "status: $(cat "$T/stdout")"
+echo "$T/bin/mdev" >"$H"
+run ctl status
+grep -qx "source:   hotplugd (pid $pid); the uevent helper $T/bin/mdev also gets every event, firmware included (fwloadctl setup --hotplugd --replace clears it)" "$T/stdout" ||
+	fail "status: $(cat "$T/stdout")"
+# --hotplugd --replace after mdev was kept: it says what no longer runs.
+echo /sbin/hotplug >"$H"
+echo "$T/bin/mdev" >"$CHAIN"
+setup --hotplugd --replace
+status_is 0
+file_is "$H" '
+'
+no_file "$CHAIN" "the kept helper after --hotplugd --replace"
+said "setup: hotplugd (pid $pid); the uevent helper /sbin/hotplug cleared: $T/bin/mdev no longer runs for any subsystem (--replace), sysfs fallback forced; rescanning pending requests"
+mv "$H" "$T/hotplug.off"
 kill "$pid"
 wait "$pid"
 setup --helper
@@ -184,4 +222,6 @@ run ctl status
 grep -q "^source:   none: no sysfs firmware fallback in this kernel" "$T/stdout" || fail "status: $(cat "$T/stdout")"
 
 run ctl setup --bogus
+status_is 100
+run ctl setup --undo --replace
 status_is 100

@@ -34,6 +34,7 @@ grep -q "unknown setting BOGUS" "$T/stderr" || fail "no config warning on stderr
 sed 's/age [0-9]* s$/age N s/' "$T/stdout" >"$T/shown"
 file_is "$T/shown" "helper:   /sbin/mdev
 source:   none: the uevent helper is /sbin/mdev, not /sbin/hotplug (fwloadctl setup)
+udevd:    not running
 fallback: forced (every failed direct load asks user space)
 timeout:  30 s
 pending requests (those made without a uevent wait until answered):
@@ -55,6 +56,7 @@ run kernel_env FWLOAD_HOTPLUG=/sbin/hotplug $TEST_SH "$REPO/fwloadctl" status
 status_is 0
 stdout_is "helper:   /sbin/hotplug
 source:   uevent helper /sbin/hotplug
+udevd:    not running
 fallback: unknown (no $P/sys/kernel/firmware_config)
 timeout:  none (requests wait until answered)
 pending requests (those made without a uevent wait until answered):

@@ -5,9 +5,11 @@
 # reopens that, through /proc/self/fd. A writer blocked on the FIFO would be
 # released by any open for reading; it must stay blocked, and the image
 # fwload checked is the one loaded. (Before, stat() then open() of the name
-# opened the FIFO.) Without /proc, the fallback opens the name O_NONBLOCK
-# and refuses a different inode: the FIFO is opened then (the documented
-# window), but never read, and the request is aborted.
+# opened the FIFO.) Without /proc, the inode is reopened through its file
+# handle (open_by_handle_at), never by name: the same image is loaded and
+# the FIFO is never opened (before, the FIFO was opened O_NONBLOCK, which
+# released its writer, and the request was aborted). Where the file system
+# has no handles either, the image is refused, the FIFO still unopened.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -43,7 +45,14 @@ data_is "$T/master"
 assert_eq "the FIFO's writer released" no "$released"
 
 swap FAULT_NO_PROC=1
+status_is 0
+file_is "$REQ/loading" 10
+data_is "$T/master"
+assert_eq "the FIFO's writer released (no /proc)" no "$released"
+
+swap FAULT_NO_PROC=1 FAULT_NO_HANDLE=1
 status_is 2
 file_is "$REQ/loading" -1
 file_is "$REQ/data" ""
-stderr_is "fwload: x.bin: file replaced while being opened: $T/img; request aborted"
+stderr_matches "fwload: x\.bin: cannot open $(ere "$T/img") without /proc: errno [0-9]+ \(EOPNOTSUPP\); request aborted"
+assert_eq "the FIFO's writer released (no /proc, no handles)" no "$released"

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
 # A write error on data (EIO) aborts the load after the start: "1-1",
 # exit 2, one line on stderr and the same in the log. The request vanishing
-# under fwload (ENODEV: it timed out, the kernel said so) is exit 111, one
-# line on stderr and nothing in the log. data holds exactly what went
-# through before the error, on every copy path.
+# under fwload (ENODEV: it timed out, udev's 50-firmware.rules cancelled
+# it, the kernel said so) is exit 111, one line on stderr and the same in
+# the log (before, stderr only: a cancelled request left no trace in the
+# kernel log). data holds exactly what went through before the error, on
+# every copy path.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -29,15 +31,10 @@ aborts() {
 	file_is "$REQ/loading" 1-1 "loading ($how, $*)"
 	stderr_is "fwload: x.bin: $msg"
 	case $msg in
-	*gone)
-		status_is 111
-		no_file "$LOGF" "a log line for a request the kernel ended"
-		;;
-	*)
-		status_is 2
-		diff "$T/stderr" "$LOGF" || fail "stderr and the log differ ($how, $*)"
-		;;
+	*gone) status_is 111 ;;
+	*) status_is 2 ;;
 	esac
+	diff "$T/stderr" "$LOGF" || fail "stderr and the log differ ($how, $*)"
 	head -c "$at" "$T/big" >"$T/part"
 	data_is "$T/part"
 }

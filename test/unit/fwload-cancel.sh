@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # fwload -c DEVPATH answers "-1" (the driver gets ENOENT), exits 1, and says
-# so in one line, with -w NOTE after it. It takes the request's lock first:
-# held by another answerer, it writes nothing and exits 5.
+# so in one line, with -w NOTE after it. It takes the request's lock first
+# (in LOCKDIR): held by another answerer, it writes nothing and exits 5.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -18,21 +18,22 @@ run clean "$FWLOAD" -c -s "$SYS" -t 0 "$TF/nothing.bin"
 status_is 111
 stderr_is "fwload: nothing.bin: no request: cannot open $SYS$TF/nothing.bin/loading: errno 2 (ENOENT)"
 
-# Another answerer holds the request: left alone.
+# Another answerer holds the request (a load from a pipe that pauses):
+# left alone.
 request y.bin
-# shellcheck disable=SC2016 # the holder's own script
-sh -c 'exec 9>>"$0" && flock 9 && echo held >"$1" && exec sleep 20' "$REQ/loading" "$T/held" &
-holder=$!
+{
+	printf abc
+	sleep 2
+} | clean "$FWLOAD" -s "$SYS" -k "$T/lock" -l none "$E_DEVPATH" - &
 i=0
-until [ -s "$T/held" ]; do
+until [ "$(cat "$REQ/data")" = abc ]; do
 	i=$((i + 1))
-	[ $i -lt 500 ] || fail "the holder did not take the lock"
+	[ $i -lt 500 ] || fail "the first answerer did not start"
 	sleep 0.01
 done
-run clean "$FWLOAD" -c -s "$SYS" -l "$LOGF" "$E_DEVPATH"
+run clean "$FWLOAD" -c -s "$SYS" -k "$T/lock" -l "$LOGF" "$E_DEVPATH"
 status_is 5
-untouched
+file_is "$REQ/loading" 1 "loading (the first answerer's 1 only)"
 stderr_is "fwload: y.bin: another answerer holds $E_DEVPATH; left alone"
-kill "$holder"
-wait "$holder" 2>/dev/null
-:
+wait
+file_is "$REQ/loading" 10

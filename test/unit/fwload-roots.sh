@@ -52,3 +52,32 @@ data_is "$R/good.bin"
 request x.bin
 run clean "$FWLOAD" -s "$SYS" "$@" "$E_DEVPATH" "$R/good.bin"
 status_is 2
+
+# A relative link that leads out (openat2 from the root refuses it; the
+# fallback names where it leads).
+ln -s ../secret "$R/esc.bin"
+request x.bin
+run clean "$FWLOAD" -s "$SYS" -n x.bin -r "$R" "$E_DEVPATH" "$R/esc.bin"
+status_is 2
+file_is "$REQ/data" ""
+stderr_is "fwload: x.bin: $R/esc.bin resolves to $T/secret, outside the firmware directories; request aborted"
+
+# The race after realpath(): the name leads to the secret when opened, to
+# good.bin when resolved (FAULT_SWAP), and good.bin itself becomes a link to
+# the secret right after (FAULT_AFTER_REALPATH). The resolved path is looked
+# at without following it (lstat): a link there is not the file opened.
+# (Before, stat() followed it to the secret, the very file opened, and the
+# secret was committed.)
+rm -f "$R/evil.bin" "$R/good-link"
+ln -s "$T/secret" "$R/evil.bin"
+ln -s "$R/good.bin" "$R/good-link"
+ln -s "$T/secret" "$T/secret-link"
+cp "$R/good.bin" "$T/good.copy"
+request x.bin
+fault_run FAULT_IMAGE="$R/evil.bin" FAULT_SWAP="$R/good-link" \
+	FAULT_AFTER_REALPATH="$T/secret-link:$R/good.bin" -- -s "$SYS" -n x.bin -r "$R" "$E_DEVPATH" "$R/evil.bin"
+[ "$(readlink "$R/good.bin")" = "$T/secret" ] || fail "good.bin was not swapped for a link"
+status_is 2
+file_is "$REQ/loading" -1
+file_is "$REQ/data" ""
+stderr_is "fwload: x.bin: $R/evil.bin resolves to $R/good.bin, not the file opened; request aborted"

@@ -3,9 +3,10 @@
 # does nothing), returns once it listens, reports it, stops it; the runit
 # and s6 run files exec hotplugd in the foreground with the one pid file
 # path, s6 with its readiness line on fd 3 (notification-fd); OpenRC puts it
-# in the background with that pid file; the systemd unit passes
-# systemd-analyze verify where systemd is installed. (The busybox inittab
-# line runs in the stock kernel layer, test/stock.)
+# in the background with that pid file; the systemd unit (fwload.service)
+# names that pid file and passes systemd-analyze verify where systemd is
+# installed. (The busybox inittab line runs in the stock kernel layer,
+# test/stock.)
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 # shellcheck source=hotplugd-lib
@@ -75,8 +76,14 @@ grep -qx 'command_background=yes' "$C/openrc/hotplugd" || fail "OpenRC: not comm
 grep -qx 'pidfile=/run/fwload/hotplugd.pid' "$C/openrc/hotplugd" || fail "OpenRC: pidfile"
 # Nowhere a -d, nowhere another pid file.
 grep -rn -e 'hotplugd.* -d' -e '/run/hotplugd' "$C" && fail "an init file uses -d or another pid file"
+# The systemd unit (fwload.service: setup starts hotplugd) names the one
+# pid file path.
+grep -qx 'PIDFile=/run/fwload/hotplugd.pid' "$C/systemd/fwload.service" || fail "fwload.service: not the pid file path"
 if command -v systemd-analyze >/dev/null; then
-	sed "s|/sbin/hotplugd|$HPD|" "$C/systemd/hotplugd.service" >"$T/hotplugd.service"
-	run systemd-analyze verify "$T/hotplugd.service"
+	# verify runs man for the Documentation= pages: ours, from the tree.
+	mkdir -p "$T/man/man8" "$T/man/man5" "$T/unit"
+	{ cp "$REPO"/man/*.8 "$T/man/man8/" && cp "$REPO"/man/*.5 "$T/man/man5/"; } || fail "cannot copy the man pages"
+	sed "s|/sbin/fwloadctl|$REPO/fwloadctl|" "$C/systemd/fwload.service" >"$T/unit/fwload.service"
+	run env MANPATH="$T/man" systemd-analyze verify "$T/unit/fwload.service"
 	status_is 0
 fi

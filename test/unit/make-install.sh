@@ -6,12 +6,15 @@
 # fwload.conf, installs no rules file (etc/fwload.rules.example is
 # documentation) and no empty hotplug.d/default (each uevent would pay to
 # look into it; fwloadctl setup makes it when it needs it), and make
-# uninstall removes everything but the config.
+# uninstall removes everything but the config. On the running system (no
+# DESTDIR) make uninstall refuses while fwloadctl setup is in force, and
+# says to run fwloadctl setup --undo first; FORCE=1 goes on anyway.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
 D=$T/stage
-set -- -s -C "$REPO" DESTDIR="$D" PREFIX=/usr SYSCONFDIR=/opt/etc HOTPLUGDIR=/opt/etc/hotplug.d
+src_copy
+set -- -s -C "$S" DESTDIR="$D" PREFIX=/usr SYSCONFDIR=/opt/etc HOTPLUGDIR=/opt/etc/hotplug.d
 make "$@" install >"$T/out" 2>&1 || fail "make install failed: $(cat "$T/out")"
 
 mode() {
@@ -27,7 +30,7 @@ mode "$D/opt/etc/fwload.conf" 644
 no_file "$D/opt/etc/fwload.rules" "an installed rules file (read on every event; an example is in etc/)"
 no_file "$D/opt/etc/hotplug.d/default" "an empty hotplug.d/default"
 assert_eq "hook link" /usr/lib/fwload/firmware.agent "$(readlink "$D/opt/etc/hotplug.d/firmware/50-firmware.hotplug")"
-cmp -s "$REPO/fwload" "$D/usr/sbin/fwload" || fail "installed fwload differs from the build"
+cmp -s "$S/fwload" "$D/usr/sbin/fwload" || fail "installed fwload differs from the build"
 
 grep -qxF 'dir=${HOTPLUG_DIR:-/opt/etc/hotplug.d}' "$D/usr/sbin/hotplug" ||
 	fail "hotplug's HOTPLUG_DIR default not rewritten: $(grep HOTPLUG_DIR "$D/usr/sbin/hotplug")"
@@ -57,3 +60,17 @@ file_is "$D/opt/etc/fwload.conf" 'LOG=none
 make "$@" uninstall >"$T/out" 2>&1 || fail "make uninstall failed: $(cat "$T/out")"
 left=$(cd "$D" && find . -type f -o -type l | sort)
 assert_eq "files left after uninstall" ./opt/etc/fwload.conf "$left"
+
+# No DESTDIR (the running system, PREFIX in the test's directory here),
+# fwloadctl setup in force (its record in the run directory): refused.
+set -- -s -C "$S" PREFIX="$T/sys-root" SYSCONFDIR="$T/sys-root/etc" RUNDIR="$T/run/fwload" \
+	MANDIR="$T/sys-root/man" DOCDIR="$T/sys-root/doc"
+make "$@" install >"$T/out" 2>&1 || fail "make install failed: $(cat "$T/out")"
+grep -qxF "rundir=\${FWLOAD_RUNDIR:-$T/run/fwload}" "$T/sys-root/sbin/fwloadctl" || fail "fwloadctl: RUNDIR not rewritten"
+mkdir -p "$T/run/fwload"
+echo helper= >"$T/run/fwload/setup.state"
+make "$@" uninstall >"$T/out" 2>&1 && fail "make uninstall while setup is in force succeeded: $(cat "$T/out")"
+grep -q "run 'fwloadctl setup --undo' first" "$T/out" || fail "make uninstall said: $(cat "$T/out")"
+[ -x "$T/sys-root/sbin/hotplug" ] || fail "make uninstall removed files while refusing"
+make "$@" uninstall FORCE=1 >"$T/out" 2>&1 || fail "make uninstall FORCE=1: $(cat "$T/out")"
+no_file "$T/sys-root/sbin/hotplug" "hotplug after make uninstall FORCE=1"

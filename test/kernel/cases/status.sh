@@ -1,12 +1,19 @@
 # SPDX-License-Identifier: MIT
 # MISSING_DIR= and fwloadctl status on the real kernel: a missing image is
-# listed; a pending request (custom fallback: no uevent, no timeout) shows
-# with an age that grows; once served and once the missing image loads,
-# both are gone from the status.
+# listed (after the answer: the driver is not kept waiting for the list);
+# a pending request (custom fallback: no uevent, no timeout) shows with an
+# age that grows; once served and once the missing image loads, both are
+# gone from the status.
 . ../lib.sh
 conf FIRMWARE_PATH=/run/fw LOG=kmsg MISSING_DIR=/run/fwload/missing
 tfdev=/devices/virtual/misc/test_firmware
 request_fails fwload-test-status-missing.bin 2
+# The entry is written after the answer: the driver may see ENOENT first.
+i=0
+until [ -s /run/fwload/missing/fwload-test-status-missing.bin ] || [ $i -ge 500 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
 grep -qx "$tfdev/fwload-test-status-missing.bin" /run/fwload/missing/fwload-test-status-missing.bin ||
 	fail "not listed: $(ls /run/fwload/missing)"
 
@@ -31,5 +38,11 @@ custom_result
 [ "$err" = 0 ] || fail "the pending request ended with errno $err"
 mkimage fwload-test-status-missing.bin 888
 request fwload-test-status-missing.bin
+# (The agent removes the entry after the answer, too.)
+i=0
+while [ -e /run/fwload/missing/fwload-test-status-missing.bin ] && [ $i -lt 500 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
 fwloadctl status >/run/status.out
 [ "$(grep -c fwload-test-status /run/status.out)" = 0 ] || fail "still shown: $(cat /run/status.out)"

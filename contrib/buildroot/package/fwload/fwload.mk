@@ -19,52 +19,83 @@ FWLOAD_LICENSE_FILES = LICENSE
 
 # The Makefile takes CC, CFLAGS, LDFLAGS and CROSS_COMPILE from the command
 # line; TARGET_CONFIGURE_OPTS gives it Buildroot's (static only with
-# BR2_STATIC_LIBS). Default paths: /sbin, /lib/fwload, /etc, /etc/hotplug.d.
-FWLOAD_MAKE_OPTS = $(TARGET_CONFIGURE_OPTS) CROSS_COMPILE="$(TARGET_CROSS)"
+# BR2_STATIC_LIBS). Programs in /usr/sbin, helpers in /usr/libexec/fwload,
+# the same paths for the build and the install (hotplugd compiles one in).
+FWLOAD_MAKE_OPTS = \
+	$(TARGET_CONFIGURE_OPTS) \
+	CROSS_COMPILE="$(TARGET_CROSS)" \
+	PREFIX=/usr \
+	LIBEXECDIR=/usr/libexec/fwload
+
+# A local source is copied with rsync, build products included: what a
+# host "make" left in the checkout is removed before the cross build.
+define FWLOAD_CLEAN_SOURCE_BUILD
+	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) clean
+endef
+FWLOAD_PRE_BUILD_HOOKS += FWLOAD_CLEAN_SOURCE_BUILD
 
 define FWLOAD_BUILD_CMDS
 	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(FWLOAD_MAKE_OPTS) all
 endef
 
-# install-progs: programs, the hook and fwload.conf; no man pages or
-# documentation on the target.
+ifeq ($(BR2_PACKAGE_FWLOAD_SOURCE_HELPER),y)
+FWLOAD_SOURCE = helper
+else
+FWLOAD_SOURCE = hotplugd
+endif
+
+# install-progs: programs, the hook and fwload.conf (with the chosen event
+# source); no man pages or documentation on the target.
 define FWLOAD_INSTALL_TARGET_CMDS
 	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(FWLOAD_MAKE_OPTS) \
 		DESTDIR=$(TARGET_DIR) install-progs
+	$(SED) 's/^#*SOURCE=.*/SOURCE=$(FWLOAD_SOURCE)/' $(TARGET_DIR)/etc/fwload.conf
 endef
 
-# "fwloadctl setup" at boot, after S10mdev (it keeps mdev for every other
-# subsystem, and never lets it see a firmware event).
+# "fwloadctl setup" at boot, after S10mdev.
 define FWLOAD_INSTALL_INIT_SYSV
 	$(INSTALL) -D -m 0755 $(FWLOAD_PKGDIR)/S11fwload \
 		$(TARGET_DIR)/etc/init.d/S11fwload
 endef
 
-# What the kernel must have (the whole list, with the optional ones, is
-# contrib/kernel/fwload.config: add it to
+# fwload.service: "fwloadctl setup --hotplugd", hotplugd its main process;
+# Buildroot enables it (systemctl preset-all).
+define FWLOAD_INSTALL_INIT_SYSTEMD
+	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(FWLOAD_MAKE_OPTS) \
+		DESTDIR=$(TARGET_DIR) SYSTEMDUNITDIR=/usr/lib/systemd/system \
+		install-systemd
+endef
+
+# What the kernel must have for the chosen source (the whole list, with the
+# optional options, is contrib/kernel/fwload.config: add it to
 # BR2_LINUX_KERNEL_CONFIG_FRAGMENT_FILES).
+ifeq ($(BR2_PACKAGE_FWLOAD_SOURCE_HELPER),y)
+define FWLOAD_LINUX_CONFIG_SOURCE
+	$(call KCONFIG_ENABLE_OPT,CONFIG_UEVENT_HELPER)
+	$(call KCONFIG_SET_OPT,CONFIG_UEVENT_HELPER_PATH,"")
+endef
+else
+define FWLOAD_LINUX_CONFIG_SOURCE
+	$(call KCONFIG_ENABLE_OPT,CONFIG_NET)
+endef
+endif
+
 define FWLOAD_LINUX_CONFIG_FIXUPS
 	$(call KCONFIG_ENABLE_OPT,CONFIG_FW_LOADER)
 	$(call KCONFIG_ENABLE_OPT,CONFIG_FW_LOADER_USER_HELPER)
+	$(call KCONFIG_ENABLE_OPT,CONFIG_SYSFS)
 	$(call KCONFIG_ENABLE_OPT,CONFIG_PROC_SYSCTL)
-	$(call KCONFIG_ENABLE_OPT,CONFIG_UEVENT_HELPER)
+	$(FWLOAD_LINUX_CONFIG_SOURCE)
 endef
 
-# busybox mdev answers every firmware request itself, and Buildroot runs it
-# as a netlink daemon (S10mdev: mdev -df), where no helper chain can keep
-# firmware events from it: with fwload selected, BusyBox is built without
-# mdev's firmware loader. (Everything mdev could load is in /lib/firmware,
-# which the kernel reads itself before any request reaches user space.)
-ifeq ($(BR2_PACKAGE_FWLOAD),y)
-define FWLOAD_BUSYBOX_NO_MDEV_FIRMWARE
+# busybox mdev answers every firmware request itself (-1 for anything
+# outside /lib/firmware), and Buildroot's S10mdev runs it as a netlink
+# daemon (mdev -df), where no helper chain can keep firmware events from
+# it: BusyBox is built without mdev's firmware loader. (What mdev could
+# load is in /lib/firmware, which the kernel reads itself before any
+# request reaches user space.)
+define FWLOAD_BUSYBOX_CONFIG_FIXUPS
 	$(call KCONFIG_DISABLE_OPT,CONFIG_FEATURE_MDEV_LOAD_FIRMWARE)
 endef
-# A newline first: each fixup is a command line of its own.
-define FWLOAD_NEWLINE
-
-
-endef
-BUSYBOX_KCONFIG_FIXUP_CMDS += $(FWLOAD_NEWLINE)$(FWLOAD_BUSYBOX_NO_MDEV_FIRMWARE)
-endif
 
 $(eval $(generic-package))

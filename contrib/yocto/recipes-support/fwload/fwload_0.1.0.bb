@@ -9,22 +9,26 @@ SECTION = "base"
 LICENSE = "MIT"
 LIC_FILES_CHKSUM = "file://LICENSE;md5=664032683a5904f381ee594d3729ddee"
 
-# The release tarball, as "make dist" makes it at the top of the fwload
-# checkout this layer lives in (contrib/yocto). To fetch it from elsewhere,
-# set in local.conf or a bbappend:
-#   FWLOAD_SITE = "https://..."
-#   SRC_URI[sha256sum] = "<sha256sum of fwload-${PV}.tar.gz>"
+# The source: the git repository this layer lives in (contrib/yocto), the
+# commit SRCREV names (by default the newest of the branch: a product
+# pins the commit of its release tag, v${PV}, in a bbappend or
+# local.conf). FWLOAD_GIT points elsewhere (a mirror, a fork).
 FWLOAD_TOPDIR := "${@os.path.normpath(os.path.join(d.getVar('THISDIR'), '../../../..'))}"
-FWLOAD_SITE ??= "file://${FWLOAD_TOPDIR}"
-SRC_URI = "${FWLOAD_SITE}/fwload-${PV}.tar.gz"
+FWLOAD_GIT ??= "git://${FWLOAD_TOPDIR};protocol=file;branch=main"
+SRC_URI = "${FWLOAD_GIT};destsuffix=${BP}"
+SRCREV ??= "${AUTOREV}"
+PV .= "+git"
+
+inherit systemd update-rc.d
 
 # The Makefile takes CC, CFLAGS, LDFLAGS and CPPFLAGS from the environment,
 # where bitbake puts them; nothing else to pass for a cross build. The
-# distribution's directories go to the build as well as to the install (a
-# C program may compile a path in).
-EXTRA_OEMAKE = "SBINDIR=${base_sbindir} LIBEXECDIR=${nonarch_base_libdir}/fwload \
+# distribution's directories go to the build as well as to the install
+# (hotplugd compiles SBINDIR in).
+EXTRA_OEMAKE = "SBINDIR=${base_sbindir} LIBEXECDIR=${libexecdir}/fwload \
 	SYSCONFDIR=${sysconfdir} HOTPLUGDIR=${sysconfdir}/hotplug.d \
-	MANDIR=${mandir} DOCDIR=${docdir}/${BPN}"
+	MANDIR=${mandir} DOCDIR=${docdir}/${BPN} \
+	SYSTEMDUNITDIR=${systemd_system_unitdir}"
 
 do_compile() {
 	oe_runmake
@@ -32,12 +36,26 @@ do_compile() {
 
 do_install() {
 	oe_runmake install DESTDIR=${D}
+	if ${@bb.utils.contains('DISTRO_FEATURES', 'systemd', 'true', 'false', d)}; then
+		oe_runmake install-systemd DESTDIR=${D}
+	fi
+	if ${@bb.utils.contains('DISTRO_FEATURES', 'sysvinit', 'true', 'false', d)}; then
+		install -d ${D}${INIT_D_DIR}
+		sed 's|/sbin/fwloadctl|${base_sbindir}/fwloadctl|' ${S}/contrib/init/sysvinit/fwload \
+			>${D}${INIT_D_DIR}/fwload
+		chmod 0755 ${D}${INIT_D_DIR}/fwload
+	fi
 }
 
-FILES:${PN} += "${nonarch_base_libdir}/fwload ${sysconfdir}/hotplug.d"
+FILES:${PN} += "${sysconfdir}/hotplug.d"
 CONFFILES:${PN} = "${sysconfdir}/fwload.conf"
 
-# Nothing starts on its own: run "fwloadctl setup" once at boot, from your
-# init (an initramfs /init, a sysvinit script, a systemd oneshot).
-# The kernel options are in recipes-kernel/linux (linux-yocto) and in
-# contrib/kernel/fwload.config for other kernel recipes.
+# Started at boot: fwload.service (systemd: "fwloadctl setup --hotplugd",
+# hotplugd its main process) or /etc/init.d/fwload (sysvinit: "fwloadctl
+# setup", after udev or mdev).
+SYSTEMD_SERVICE:${PN} = "fwload.service"
+INITSCRIPT_NAME = "fwload"
+INITSCRIPT_PARAMS = "start 05 S . stop 95 0 6 ."
+
+# The kernel options: recipes-kernel/linux (linux-yocto, when
+# DISTRO_FEATURES has "fwload"), contrib/kernel/fwload.config for others.

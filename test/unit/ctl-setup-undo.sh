@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: MIT
+# shellcheck disable=SC2086 # $TEST_SH is a command line ("busybox sh")
+# fwloadctl setup --undo puts back what the first setup since boot changed:
+# the kernel's uevent helper (mdev, say: it makes /dev nodes again, and no
+# record of it is left), force_sysfs_fallback and the timeout, and stops
+# the hotplugd that setup started (not one it found running). The chain
+# hook an earlier version wrote into hotplug.d/default/ (/etc: writes at
+# run time go to /run now) is taken away by setup and by --undo. One line
+# says what was done.
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+
+P=$T/proc
+H=$P/sys/kernel/hotplug
+F=$P/sys/kernel/firmware_config/force_sysfs_fallback
+TO=$SYS/class/firmware/timeout
+CHAIN=$RUN/previous-helper
+mkdir -p "${F%/*}" "$SYS/class/firmware" "$T/bin"
+printf '#!/bin/sh\n' >"$T/bin/mdev"
+chmod 755 "$T/bin/mdev"
+echo "$T/bin/mdev" >"$H"
+echo 0 >"$F"
+echo 60 >"$TO"
+conf "LOG=$LOGF" TIMEOUT=30
+
+# ctl_ ARG...: fwloadctl, our hotplug at /sbin/hotplug.
+ctl_() {
+	run kernel_env FWLOAD_HOTPLUG=/sbin/hotplug FWLOAD_HOTPLUGD="$T/hotplugd" $TEST_SH "$REPO/fwloadctl" "$@"
+}
+# said TEXT: the line on stdout is TEXT.
+said() {
+	grep -qxF "fwloadctl: $1" "$T/stdout" || fail "said: $(cat "$T/stdout") $(cat "$T/stderr"); want: $1"
+}
+
+# The hook fwload 0.1.0's setup wrote: setup takes it away (mdev would
+# run twice).
+mkdir -p "$HOOKS/default"
+# shellcheck disable=SC2016 # the hook's own expansions
+printf '%s\n' '#!/bin/sh' '# Written by "fwloadctl setup": the uevent helper set before fwload, kept' \
+	"prev='$T/bin/mdev'" 'exec "$prev" "$@"' >"$HOOKS/default/00-previous-helper.hotplug"
+chmod 755 "$HOOKS/default/00-previous-helper.hotplug"
+ctl_ setup
+status_is 0
+file_is "$H" '/sbin/hotplug
+'
+file_is "$CHAIN" "$T/bin/mdev
+"
+file_is "$F" '1
+'
+file_is "$TO" '30
+'
+no_file "$HOOKS/default/00-previous-helper.hotplug" "the chain hook of 0.1.0 after setup"
+# A second setup changes nothing of what --undo will put back.
+ctl_ setup
+status_is 0
+
+ctl_ setup --undo
+status_is 0
+file_is "$H" "$T/bin/mdev
+"
+no_file "$CHAIN" "the record of the kept helper after --undo"
+file_is "$F" '0
+'
+file_is "$TO" '60
+'
+no_file "$RUN/setup.state"
+said "setup --undo: uevent helper $T/bin/mdev again, $T/bin/mdev no longer kept in $CHAIN, force_sysfs_fallback 0 again, timeout 60 s again"
+log_has "fwload: setup --undo: uevent helper $T/bin/mdev again, $T/bin/mdev no longer kept in $CHAIN, force_sysfs_fallback 0 again, timeout 60 s again"
+# Nothing left to undo.
+ctl_ setup --undo
+status_is 0
+said "setup --undo: uevent helper left as it is ($T/bin/mdev: not ours); no record of an earlier setup (run dir $RUN)"
+
+# No helper before: --undo clears ours.
+: >"$H"
+ctl_ setup
+status_is 0
+file_is "$H" '/sbin/hotplug
+'
+ctl_ setup --undo
+status_is 0
+file_is "$H" '
+'
+
+# hotplugd: the one setup started is stopped (a stand-in, whose "daemon"
+# is a sleep of ours); one that was running before is left alone.
+rm "$H"
+sleep 60 &
+daemon=$!
+cat >"$T/hotplugd" <<END
+#!/bin/sh
+echo $daemon >"\$2"
+echo >&3
+END
+chmod 755 "$T/hotplugd"
+ctl_ setup
+status_is 0
+read -r pid <"$RUN/hotplugd.pid"
+assert_eq "hotplugd pid" "$daemon" "$pid"
+ctl_ setup --undo
+status_is 0
+said "setup --undo: force_sysfs_fallback 0 again, timeout 60 s again, hotplugd (pid $pid) stopped"
+i=0
+while kill -0 "$daemon" 2>/dev/null && [ $i -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+! kill -0 "$daemon" 2>/dev/null || fail "hotplugd (pid $daemon) still runs after --undo"
+wait "$daemon" 2>/dev/null || :  # (143: the sleep was killed)
+
+sleep 60 &
+daemon=$!
+echo "$daemon" >"$RUN/hotplugd.pid"
+ctl_ setup
+status_is 0
+ctl_ setup --undo
+status_is 0
+said "setup --undo: force_sysfs_fallback 0 again, timeout 60 s again, hotplugd (pid $daemon) left running (setup did not start it)"
+kill -0 "$daemon" || fail "a hotplugd setup did not start was stopped"
+kill "$daemon"
+wait "$daemon" 2>/dev/null || :  # (143: the sleep was killed)

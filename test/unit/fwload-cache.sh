@@ -1,0 +1,205 @@
+# SPDX-License-Identifier: MIT
+# The configuration cache's stamp. `fwload -I PATH...` prints
+# "# fwload-cache 1" and, for each PATH, its encoded name and its stat(2)
+# identity; `-K CACHE` (alone, with -c, or with a load) trusts CACHE only
+# when it is a regular file of root's that nobody else can write, whose
+# first line is what -I prints now and whose last line is
+# "fwload_cache_end=1". Anything else: exit 7, nothing written anywhere.
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+
+C=$T/conf.cache
+A=$T/in/a.conf
+B="$T/in/b c"
+mkdir -p "$T/in"
+mkfw "$A" 'A=1'
+mkfw "$B" 'B=22'
+
+# id FILE: the identity -I must print, from GNU stat(1) (busybox's has
+# no nanoseconds: called by its path, not as a shell applet).
+for STAT in /usr/bin/stat /bin/stat; do
+	[ -x "$STAT" ] && break
+done
+id() {
+	_m=$("$STAT" -L -c %f "$1") || fail "stat $1"
+	"$STAT" -L -c "%d:%i:%s:%.9Y:%.9Z:$(printf %o "0x$_m")" "$1"
+}
+
+# -I: the exact line; '-' for an absent path (also under a file: ENOTDIR);
+# blanks, newlines, '%' and bytes >= 0x80 encoded, '/._,+@=-' kept.
+nl='
+'
+W="$T/in/we ird%$nl$(printf '\351')x+@=,-_.f"
+mkfw "$W" w
+run clean "$FWLOAD" -I "$A" "$T/in/none" "$A/x" "$B" "$W"
+status_is 0
+stderr_is ''
+case $T in
+*[!A-Za-z0-9/._-]*) fail "this case wants a plain temporary directory, not $T" ;;
+esac
+enc_t=$T
+stdout_is "# fwload-cache 1 $enc_t/in/a.conf $(id "$A") $enc_t/in/none - $enc_t/in/a.conf/x - $enc_t/in/b%20c $(id "$B") $enc_t/in/we%20ird%25%0A%E9x+@=,-_.f $(id "$W")"
+
+# A path stat cannot answer for (a name too long): '?', never fresh.
+long=$T/$(printf '%0300d' 0)
+run clean "$FWLOAD" -I "$long"
+status_is 0
+stdout_is "# fwload-cache 1 $(printf %s "$long" | sed 's/%/%25/g') ?"
+
+# mkcache [PATH...]: a fresh cache over A, B, W and $T/in/new (absent).
+mkcache() {
+	if ! { clean "$FWLOAD" -I "$A" "$B" "$W" "$T/in/new" && echo 'FW_PATH=/lib/firmware' &&
+		echo fwload_cache_end=1; } >"$C.tmp" || ! chmod 600 "$C.tmp" || ! mv "$C.tmp" "$C"; then
+		fail "cannot make the cache"
+	fi
+}
+
+# fresh / stale WHAT: -K alone says 0 / 7 (one line on stderr with -v only).
+fresh() {
+	run clean "$FWLOAD" -K "$C"
+	status_is 0
+	stderr_is ''
+	stdout_is ''
+}
+stale() {
+	run clean "$FWLOAD" -K "$C"
+	[ "$st" = 7 ] || fail "$1: exit status $st, want 7 (stale)"
+	stderr_is ''
+	run clean "$FWLOAD" -v -K "$C"
+	[ "$st" = 7 ] || fail "$1: -v: exit status $st, want 7"
+	grep -q "^fwload: configuration cache .* is stale: " "$T/stderr" ||
+		fail "$1: -v says nothing: $(cat "$T/stderr")"
+}
+
+mkcache
+fresh
+# The content changes (the size with it).
+mkfw "$A" 'A=12'
+stale content
+mkcache
+# A same-size rewrite, the mtime set back to what it was, and older.
+touch -d '2001-01-01 00:00:00' "$A"
+mkcache
+fresh
+mkfw "$A" 'A=13'
+touch -d '2001-01-01 00:00:00' "$A"
+stale "same size, same mtime"
+mkcache
+mkfw "$A" 'A=14'
+touch -d '1999-01-01' "$A"
+stale "same size, older mtime"
+# A file moved in (an older copy, same content and mtime as before).
+mkcache
+cp -p "$A" "$T/in/moved"
+mv "$T/in/moved" "$A"
+stale "a file moved in"
+# A file appearing, a file vanishing.
+mkcache
+mkfw "$T/in/new" 'X=1'
+stale "a file appearing"
+rm -f "$T/in/new"
+mkcache
+fresh
+rm -f "$B"
+stale "a file vanishing"
+mkfw "$B" 'B=22'
+# A path with a newline, changed.
+mkcache
+mkfw "$W" v
+stale "a name with a newline"
+
+# Damaged caches: cut anywhere, empty, the end line not last, a blank
+# more, a stamp line over 4096 bytes.
+mkcache
+fresh
+n=$(wc -c <"$C")
+for cut in 0 1 20 $((n - 30)) $((n - 19)) $((n - 1)); do
+	head -c "$cut" "$C" >"$T/cut"
+	cp "$T/cut" "$C.cut" && chmod 600 "$C.cut" && mv "$C.cut" "$C.x"
+	run clean "$FWLOAD" -K "$C.x"
+	[ "$st" = 7 ] || fail "a cache cut at $cut of $n bytes: exit status $st, want 7"
+done
+: >"$C.x"
+run clean "$FWLOAD" -K "$C.x"
+status_is 7
+{ cat "$C"; echo 'MORE=1'; } >"$C.x"
+run clean "$FWLOAD" -K "$C.x"
+status_is 7
+sed '1s/$/ /' "$C" >"$C.x"
+run clean "$FWLOAD" -K "$C.x"
+status_is 7
+sed '1s/ [^ ]*$/ 1:2:3:4.000000000:5.000000000:100644/' "$C" >"$C.x"
+run clean "$FWLOAD" -K "$C.x"
+status_is 7
+sed '1s/a\.conf/a%2Econf/' "$C" >"$C.x"   # not the way -I writes it
+run clean "$FWLOAD" -K "$C.x"
+status_is 7
+{ printf '# fwload-cache 1 %s -' "$(printf '%04100d' 0)"; echo; echo fwload_cache_end=1; } >"$C.x"
+run clean "$FWLOAD" -K "$C.x"
+status_is 7
+fresh
+
+# Whose file it is: not root's, writable by the group or others, a link,
+# a directory, a FIFO (never blocks).
+chown nobody "$C"
+stale "a cache owned by nobody"
+chown 0 "$C"
+fresh
+chmod 620 "$C"
+stale "a group-writable cache"
+chmod 602 "$C"
+stale "a cache others can write"
+chmod 600 "$C"
+ln -s "$C" "$T/link"
+run clean "$FWLOAD" -K "$T/link"
+status_is 7
+run clean "$FWLOAD" -K "$T/in"
+status_is 7
+mkfifo "$T/fifo"
+run clean "$FWLOAD" -K "$T/fifo"
+status_is 7
+run clean "$FWLOAD" -K "$T/none"
+status_is 7
+
+# With a load or a cancel: stale means nothing written anywhere (no answer,
+# no log line, nothing on stderr), fresh means the usual answer.
+mkimage "$T/img" 5000
+for how in load cancel; do
+	mkcache
+	mkfw "$A" "A=$how"
+	request x.bin
+	case $how in
+	load) run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$C" "$E_DEVPATH" "$T/img" ;;
+	cancel) run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$C" -c "$E_DEVPATH" ;;
+	esac
+	status_is 7
+	stderr_is ''
+	stdout_is ''
+	untouched
+	no_file "$LOGF"
+	mkcache
+	case $how in
+	load) run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$C" "$E_DEVPATH" "$T/img" ;;
+	cancel) run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$C" -c "$E_DEVPATH" ;;
+	esac
+	case $how in
+	load) status_is 0 && file_is "$REQ/loading" 10 && data_is "$T/img" ;;
+	cancel) status_is 1 && file_is "$REQ/loading" -1 ;;
+	esac
+	rm -f "$LOGF"
+done
+# Stale with -v: one line on stderr, still nothing written.
+mkfw "$A" 'A=v'
+request x.bin
+run clean "$FWLOAD" -v -s "$SYS" -l "$LOGF" -K "$C" "$E_DEVPATH" "$T/img"
+status_is 7
+stderr_matches "fwload: configuration cache $(ere "$C") is stale: an input changed; nothing written"
+untouched
+no_file "$LOGF"
+
+# Misuse.
+for args in "-I" "-I -c $A" "-K" "-I -K $C $A"; do
+	# shellcheck disable=SC2086 # args is a word list
+	run clean "$FWLOAD" $args
+	status_is 100
+done
