@@ -63,7 +63,7 @@ bad() {
 conf_build() {
 	fw_root='' fw_path='' log=kmsg compressed=no rules_file=${conf%/*}/fwload.rules
 	manifest='' unlisted=load missing_dir='' max_size='' deadline=''
-	timeout='' force_fallback=yes source=auto
+	timeout='' force_fallback=yes source=auto hold=0
 	warned='' conf_broken='' keep=1 stamp='' tmp=''
 	rules_default=$rules_file
 	dt=$sysfs/firmware/devicetree/base
@@ -123,7 +123,7 @@ conf_build() {
 	esac
 	conf_file=$conf cache_sysfs=$sysfs text=
 	for v in conf_file cache_sysfs release dt_model dt_compatible fw_root fw_path log compressed rules_file manifest unlisted missing_dir max_size deadline \
-		timeout force_fallback source conf_broken; do
+		timeout force_fallback source hold conf_broken; do
 		eval "q \"\$$v\""
 		text="$text$v=$q$nl"
 	done
@@ -346,6 +346,16 @@ conf_read() {
 			*) timeout=$v ;;
 			esac
 			;;
+		HOLD)
+			if [ "$v" = 0 ] || in_range "$v" '' 86400; then
+				hold=$v
+				while :; do
+					case $hold in 0?*) hold=${hold#0} ;; *) break ;; esac
+				done
+			else
+				bad "HOLD wants whole seconds, 0 to 86400, not '$v'; 0 used (a name not found is cancelled at once)"
+			fi
+			;;
 		DEADLINE)
 			if in_range "$v" '' 86400; then
 				deadline=$v
@@ -523,4 +533,115 @@ find_sum() {
 	set +f
 	IFS=$_ifs
 	[ -z "$sum_bad" ] || sum=''
+}
+
+# hold_key DEVPATH: $hold_file, the hold record of the request at DEVPATH:
+# $rundir/held/DEVPATH with '!' for each '/' (none for a DEVPATH too long
+# for one file name: that hold is not recorded, only listed nowhere).
+hold_key() {
+	hold_file='' _k=$1
+	while :; do
+		case $_k in */*) _k=${_k%%/*}!${_k#*/} ;; *) break ;; esac
+	done
+	[ ${#_k} -gt 255 ] || hold_file=$rundir/held/$_k
+}
+
+# hold_wait: the agent found no image for a pending request and HOLD= is
+# set (or it holds the request already and found one). A held request holds
+# no lock: it is only this shell, searching again every quarter second
+# (one sleep process at a time), until one of
+#   - the image is there, and unchanged since the search before (a copy
+#     still being written is not loaded half): returns 1, the agent loads it;
+#   - HOLD's end (or the kernel's timeout for this request, less 2 s, if
+#     that comes first), or settle has run (before the hold began): returns
+#     1 with $hold_why, the agent cancels;
+#   - the request is gone (answered by another, a rescan after switch_root),
+#     settle has run (its rescan answers it), or another agent took the
+#     hold over (its record names another process): $hold_end 5, quietly;
+#   - a rescan runs the agent (FWLOAD_HOLD_DETACH set): the hold goes on in
+#     an agent of its own in the background, $hold_end 8;
+# else returns 0: search again. The record $rundir/held/KEY holds "UNTIL
+# PID" (UNTIL in seconds since 1970): fwloadctl status shows it, and an
+# agent that takes the hold over keeps its end.
+hold_wait() {
+	hold_end=''
+	if [ -z "$held" ]; then
+		if [ -e "$rundir/settled" ]; then
+			hold_why="HOLD=$hold, but fwloadctl settle has run"
+			return 1
+		fi
+		request_kind "$request"
+		[ "$kind" = pending ] || return 1
+		if [ -n "${FWLOAD_HOLD_DETACH-}" ]; then
+			FWLOAD_HOLD_DETACH='' "$libexec/firmware.agent" firmware </dev/null >/dev/null 2>&1 &
+			hold_end=8
+			return 2
+		fi
+		hold_now=$(date +%s) || hold_now=''
+		case $hold_now in '' | *[!0-9]*) hold_why="HOLD=$hold, but no clock (date)" && return 1 ;; esac
+		hold_until=$((hold_now + hold))
+		case ${TIMEOUT-} in
+		0 | '' | *[!0-9]*) ;;
+		*)
+			if [ ${#TIMEOUT} -le 5 ] && [ $((hold_now + TIMEOUT - 2)) -lt "$hold_until" ]; then
+				hold_until=$((hold_now + TIMEOUT - 2))
+			fi
+			;;
+		esac
+		hold_key "$DEVPATH"
+		# shellcheck disable=SC2174 # -m for the directory itself
+		if [ -n "$hold_file" ] && { [ -d "$rundir/held" ] || mkdir -p -m 700 "$rundir/held" 2>/dev/null; }; then
+			# A hold taken over keeps its end.
+			_u='' _p=''
+			[ ! -f "$hold_file" ] || read -r _u _p 2>/dev/null <"$hold_file"
+			case $_u in '' | *[!0-9]*) ;; *) [ "$_u" -ge "$hold_until" ] || hold_until=$_u ;; esac
+			printf '%s %s\n' "$hold_until" "$$" 2>/dev/null >"$hold_file.$$" &&
+				mv -f "$hold_file.$$" "$hold_file" 2>/dev/null
+		fi
+		if [ "$hold_until" -le "$hold_now" ]; then
+			hold_why="HOLD=$hold, but the kernel's timeout for it, $TIMEOUT s, leaves no time to hold"
+			hold_done
+			return 1
+		fi
+		held=1 hold_id='' hold_sig=''
+		trap 'hold_sig=1' TERM INT HUP
+		"$fwload" -l "$log" -L "$FIRMWARE held for $DEVPATH: not found in ${fw_root:+$fw_root }$dirs; waiting up to $((hold_until - hold_now)) s for it (HOLD=$hold)"
+	elif [ -n "$found" ]; then
+		# Found while held: loaded once it is the same file, of the same
+		# size and times, two searches running.
+		_id=$("$fwload" -I "$found" 2>/dev/null)
+		if [ "$_id" = "$hold_id" ]; then
+			hold_done
+			return 1
+		fi
+		hold_id=$_id
+	fi
+	sleep 0.25 2>/dev/null || sleep 1
+	if [ -n "$hold_sig" ]; then
+		hold_why="stopped by a signal while held"
+		hold_done
+		return 1
+	fi
+	_u='' _p=''
+	[ -z "$hold_file" ] || read -r _u _p 2>/dev/null <"$hold_file"
+	if [ ! -e "$request/loading" ] || [ -e "$rundir/settled" ] || { [ -n "$_p" ] && [ "$_p" != "$$" ]; }; then
+		[ "$_p" != "$$" ] || hold_done
+		hold_end=5
+		return 2
+	fi
+	hold_now=$(date +%s) || hold_now=0
+	if [ "$hold_now" -ge "$hold_until" ]; then
+		hold_why="held until HOLD's end, HOLD=$hold"
+		hold_done
+		return 1
+	fi
+	return 0
+}
+
+# hold_done: the hold record goes (if it is still this agent's).
+hold_done() {
+	[ -n "$hold_file" ] && [ -f "$hold_file" ] || return 0
+	_u='' _p=''
+	read -r _u _p 2>/dev/null <"$hold_file"
+	[ "$_p" != "$$" ] || rm -f "$hold_file" 2>/dev/null
 }
