@@ -48,6 +48,13 @@ line="setup: uevent helper /sbin/hotplug, sysfs fallback forced, timeout 9 s; re
 log_has "fwload: $line"
 said "$line"
 no_file "$CHAIN" "a kept helper with no previous helper"
+# A request its rescan cancels is that request's outcome (its line), not
+# setup's: set up, 0 (fwload.service runs setup without "-").
+pending lost.bin
+setup
+status_is 0
+file_is "$REQ/loading" -1
+grep -qx "lost.bin: 1" "$T/stdout" || fail "setup's rescan: $(cat "$T/stdout")"
 
 # FORCE_FALLBACK=no leaves the sysctl alone; a bad TIMEOUT is reported.
 echo 0 >"$F"
