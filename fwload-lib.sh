@@ -553,13 +553,17 @@ hold_key() {
 #   - the image is there, and unchanged since the search before (a copy
 #     still being written is not loaded half): returns 1, the agent loads it;
 #   - HOLD's end (or the kernel's timeout for this request, less 2 s, if
-#     that comes first), or settle has run (before the hold began): returns
+#     that comes first; in whole seconds, so between HOLD and HOLD + 1 s), or settle has run (before the hold began): returns
 #     1 with $hold_why, the agent cancels;
 #   - the request is gone (answered by another, a rescan after switch_root),
 #     settle has run (its rescan answers it), or another agent took the
 #     hold over (its record names another process): $hold_end 5, quietly;
 #   - a rescan runs the agent (FWLOAD_HOLD_DETACH set): the hold goes on in
 #     an agent of its own in the background, $hold_end 8;
+#   - the configuration cache the decision came from is no longer fresh
+#     (fwload -K; before the hold, then once a second): $hold_end 7, the
+#     agent reads the files again and decides again (a hold it makes
+#     again keeps its end: the record is still its own);
 # else returns 0: search again. The record $rundir/held/KEY holds "UNTIL
 # PID" (UNTIL in seconds since 1970): fwloadctl status shows it, and an
 # agent that takes the hold over keeps its end.
@@ -572,6 +576,12 @@ hold_wait() {
 		fi
 		request_kind "$request"
 		[ "$kind" = pending ] || return 1
+		# A hold is a decision that lasts: never one made from a cache
+		# that is no longer fresh (7: the agent reads the files again).
+		if [ -n "$from_cache" ] && ! "$fwload" -K "$cache" 2>/dev/null; then
+			hold_end=7
+			return 2
+		fi
 		if [ -n "${FWLOAD_HOLD_DETACH-}" ]; then
 			FWLOAD_HOLD_DETACH='' "$libexec/firmware.agent" firmware </dev/null >/dev/null 2>&1 &
 			hold_end=8
@@ -583,8 +593,8 @@ hold_wait() {
 		case ${TIMEOUT-} in
 		0 | '' | *[!0-9]*) ;;
 		*)
-			if [ ${#TIMEOUT} -le 5 ] && [ $((hold_now + TIMEOUT - 2)) -lt "$hold_until" ]; then
-				hold_until=$((hold_now + TIMEOUT - 2))
+			if [ ${#TIMEOUT} -le 5 ] && [ $((hold_now + TIMEOUT - 3)) -lt "$hold_until" ]; then
+				hold_until=$((hold_now + TIMEOUT - 3))
 			fi
 			;;
 		esac
@@ -603,7 +613,7 @@ hold_wait() {
 			hold_done
 			return 1
 		fi
-		held=1 hold_id='' hold_sig=''
+		held=1 hold_id='' hold_sig='' hold_n=0
 		trap 'hold_sig=1' TERM INT HUP
 		"$fwload" -l "$log" -L "$FIRMWARE held for $DEVPATH: not found in ${fw_root:+$fw_root }$dirs; waiting up to $((hold_until - hold_now)) s for it (HOLD=$hold)"
 	elif [ -n "$found" ]; then
@@ -629,8 +639,16 @@ hold_wait() {
 		hold_end=5
 		return 2
 	fi
+	# The configuration changed (checked once a second): the agent reads
+	# it again and decides again; the hold keeps its end (its record).
+	hold_n=$((hold_n + 1))
+	if [ -n "$from_cache" ] && [ $((hold_n % 4)) = 0 ] && ! "$fwload" -K "$cache" 2>/dev/null; then
+		held=''
+		hold_end=7
+		return 2
+	fi
 	hold_now=$(date +%s) || hold_now=0
-	if [ "$hold_now" -ge "$hold_until" ]; then
+	if [ "$hold_now" -gt "$hold_until" ]; then  # (whole seconds: HOLD passed)
 		hold_why="held until HOLD's end, HOLD=$hold"
 		hold_done
 		return 1

@@ -173,3 +173,39 @@ for v in 0 -1 x 86401; do
 	file_is "$REQ/loading" -1 "loading with HOLD=$v"
 done
 grep -q "HOLD wants whole seconds, 0 to 86400, not 'x'" "$LOGF" || fail "no warning for HOLD=x: $(cat "$LOGF")"
+
+# A hold decided from the configuration cache: the cache is checked before
+# the hold (a stale one is read again: HOLD=2 now, not the cached 30) and
+# once a second while it lasts (a new FIRMWARE_PATH is searched at once).
+rm -rf "$RUN"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
+aged
+mkfw "$D/prime.bin" x
+request prime.bin
+run agent firmware
+status_is 0
+[ -f "$RUN/conf.cache" ] || fail "no cache made"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=2
+request stale.bin
+t0=$(date +%s)
+run agent firmware
+t1=$(date +%s)
+status_is 1
+[ $((t1 - t0)) -lt 15 ] || fail "held $((t1 - t0)) s: the stale cache's HOLD=30, not HOLD=2"
+log_matches "fwload: cancelled stale\.bin .*\(held until HOLD's end, HOLD=2\)"
+
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
+aged
+request prime.bin
+run agent firmware
+status_is 0
+request late5.bin
+t0=$(date +%s)
+bg
+until_true "the hold record" test -f "$RUN/held/$(printf %s "$TF/late5.bin" | tr / !)"
+mkfw "$R/other/late5.bin" "from the new path"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30 FIRMWARE_PATH=/other
+bg_status_is 0
+t1=$(date +%s)
+[ $((t1 - t0)) -lt 15 ] || fail "served after $((t1 - t0)) s: the new FIRMWARE_PATH was not searched while held"
+file_is "$REQ/data" "from the new path"
