@@ -234,7 +234,7 @@ cache_write() {
 # The helpers of rules(), as text for the cache, one line each.
 # shellcheck disable=SC2016 # code for the cache
 rules_helpers='m() { case $1 in firmware) v=$FIRMWARE ;; devpath) v=$DEVPATH ;; model) v=$dt_model ;; *) v=$dt_compatible ;; esac; _ifs=$IFS; IFS=$nl; set -f; hit=; for w in $v; do case $w in $2) hit=1 ;; esac; done; set +f; IFS=$_ifs; [ -n "$hit" ]; }
-rule() { rule=$1 first_dir=$3; [ -z "$2" ] || name=$2 renamed=" (for $FIRMWARE)"; }
+rule() { rule=$1 first_dir=$3 act=${4-} act_user=${5-}; [ -z "$2" ] || name=$2 renamed=" (for $FIRMWARE)"; }
 '
 
 # find_unpacker: for $f, NAME$sfx, a decompressor from PATH as an absolute
@@ -261,6 +261,10 @@ find_unpacker() {
 # once the image is found: where its links lead, whether that is inside a
 # searched directory (fwload's -r check, the roots in "$@"), the decision.
 dry_run_end() {
+	if [ -n "$act" ]; then
+		step "decision: load the program's output, committed only if it exits 0${w:+; $w}"
+		exit 0
+	fi
 	real=$(readlink -f "$found")
 	[ "$real" = "$found" ] || step "links:    $found resolves to $real"
 	inside=''
@@ -438,7 +442,12 @@ one_of() {
 
 # rules_read: each usable rule becomes a part of rules(), which the agent
 # calls with FIRMWARE and DEVPATH set: its conditions as "m KIND GLOB"
-# tests, then "rule FILE:LINE NAME DIR" (both defined in the cache).
+# tests, then "rule FILE:LINE NAME DIR ACT USER" (both defined in the
+# cache). ACT is the rule's action as shell text, its words quoted by q():
+# "extract SOURCE OFFSET SIZE [--OPTION [VALUE]]..." (fwload-extract's
+# arguments; an option word of the rule, NAME or NAME=VALUE, becomes
+# --NAME [VALUE], in the rule's order) or "run /PROGRAM"; USER is run='s
+# user= name.
 rules_read() {
 	each_line "$rules_file" || return 1
 	for line in $lines; do
@@ -449,7 +458,7 @@ rules_read() {
 		# shellcheck disable=SC2086 # words, split on blanks
 		set -- $line
 		case ${1-#} in '#'*) continue ;; esac
-		r_if='' r_name='' r_dir='' why=''
+		r_if='' r_name='' r_dir='' r_act='' r_kind='' r_user='' why=''
 		for w in "$@"; do
 			v=${w#*=}
 			case $w in
@@ -463,11 +472,40 @@ rules_read() {
 				r_name=$v
 				;;
 			dir=/*) r_dir=$v ;;
-			*) why="'$w' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR" ;;
+			extract=?*,?*,?*)
+				[ -z "$r_kind" ] || why="one extract= or run= a rule"
+				r_kind=extract r_act=extract
+				_src=${v%,*,*} _r=${v#*,}
+				[ "$_src,$_r" = "$v" ] || _r=${v#"$_src",}
+				for _a in "$_src" "${_r%,*}" "${_r#*,}"; do
+					q "$_a"
+					r_act="$r_act $q"
+				done
+				;;
+			mac=?* | mac-binary=?* | mac-text=?* | mac-ascii=?* | macaddr-add=?* | patch-mac=?* | \
+				ath9k-patch-mac-crc=?* | valid=?* | macaddr-setbit-la | ath9k-patch-mac | ath10k-patch-mac)
+				[ "$r_kind" = extract ] || why="${w%%=*} goes after extract="
+				r_act="$r_act --${w%%=*}"
+				case $w in *=*) q "$v" && r_act="$r_act $q" ;; esac
+				;;
+			run=/*)
+				[ -z "$r_kind" ] || why="one extract= or run= a rule"
+				q "$v"
+				r_kind=run r_act="run $q"
+				;;
+			user=?*)
+				case $v in
+				*[!A-Za-z0-9._-]* | -* | [0-9]*) why="user=$v: not a user name" ;;
+				*) r_user=$v ;;
+				esac
+				;;
+			*) why="'$w' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR, extract=SOURCE,OFFSET,SIZE [OPTION]..., run=/PROGRAM [user=NAME]" ;;
 			esac
 			[ -z "$why" ] || break
 		done
-		[ -n "$why$r_name$r_dir" ] || why="no name= or dir="
+		[ -n "$why" ] || [ -z "$r_user" ] || [ "$r_kind" = run ] || why="user= goes with run="
+		[ -n "$why$r_name$r_dir$r_kind" ] || why="no name=, dir=, extract= or run="
+		[ -n "$why" ] || [ -z "$r_kind" ] || [ -z "$r_name$r_dir" ] || why="$r_kind= goes with no name= or dir="
 		if [ -n "$why" ]; then
 			bad "$why; rule ignored"
 			continue
@@ -477,10 +515,65 @@ rules_read() {
 		q "$r_name"
 		r_then="$r_then $q"
 		q "$r_dir"
-		rules_sh="$rules_sh$r_if$r_then $q && return; "
+		r_then="$r_then $q"
+		if [ -n "$r_kind" ]; then
+			q "$r_act"
+			r_then="$r_then $q"
+			q "$r_user"
+			r_then="$r_then $q"
+		fi
+		rules_sh="$rules_sh$r_if$r_then && return; "
 	done
 	set +f
 	IFS=$_ifs
+}
+
+# act_prepare: a rule's extract= or run= as fwload's COMMAND: $act_argv
+# (shell text, quoted words) and $found "-" (fwload's standard input,
+# which the agent points at /dev/null: the program's output is the
+# image). run= with user=NAME runs the program through fwload-runas with
+# NAME's uid and gid from /etc/passwd (root's file: read here, no NSS); a
+# NAME it lacks refuses the request (aborted, one line), never runs the
+# program as root. Returns 0, or the agent's status for a refused request.
+act_prepare() {
+	found=- found_dir='' skipped='' unpack='' unpack_args=''
+	eval "set -- $act"
+	case $1 in
+	extract)
+		shift
+		q "$libexec/fwload-extract"
+		act_argv=$q
+		for _a; do
+			q "$_a"
+			act_argv="$act_argv $q"
+		done
+		step "action:   extract: the image is $libexec/fwload-extract $*"
+		;;
+	run)
+		q "$2"
+		act_argv=$q
+		if [ -n "$act_user" ]; then
+			_pw=${FWLOAD_PASSWD:-/etc/passwd} _ug=''
+			[ ! -r "$_pw" ] || while IFS=: read -r _n _ _u _g _; do
+				[ "$_n" != "$act_user" ] || { _ug=$_u:$_g && break; }
+			done <"$_pw"
+			case $_ug in
+			[0-9]*:[0-9]*) ;;
+			*)
+				step "action:   run $2 as user $act_user: no such user in $_pw"
+				cancel "user=$act_user: no such user in $_pw; rule $rule refused" 2
+				return
+				;;
+			esac
+			q "$libexec/fwload-runas"
+			act_argv="$q $_ug $act_argv"
+			step "action:   run: the image is the output of $2 as user $act_user ($_ug, no supplementary groups)"
+		else
+			step "action:   run: the image is the output of $2 (as root)"
+		fi
+		;;
+	esac
+	return 0
 }
 
 # find_sum: set $sum to the SHA-256 that $manifest lists for $name, or
