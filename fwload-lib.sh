@@ -719,7 +719,10 @@ hold_wait() {
 		fi
 		hold_id=$_id
 	fi
-	sleep 0.25 2>/dev/null || sleep 1
+	# (No sleep that runs, as in an initramfs emptied by switch_root under
+	# an agent that held a request there: no spinning; see below.)
+	_slept=1
+	sleep 0.25 2>/dev/null || sleep 1 2>/dev/null || _slept=''
 	if [ -n "$hold_sig" ]; then
 		hold_why="stopped by a signal while held"
 		hold_done
@@ -739,6 +742,11 @@ hold_wait() {
 		held=''
 		hold_end=7
 		return 2
+	fi
+	if [ -z "$_slept" ]; then
+		hold_why="held, but sleep does not run here"
+		hold_done
+		return 1
 	fi
 	hold_now=$(date +%s) || hold_now=0
 	if [ "$hold_now" -gt "$hold_until" ]; then  # (whole seconds: HOLD passed)
