@@ -51,6 +51,12 @@ file_is "$SYS/class/firmware/timeout" "500
 " "the timeout with TIMEOUT=500"
 conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw" HOLD=40
 
+# explain: the hold as a decision (8).
+run ctl explain x.bin
+status_is 8
+grep -qx "decision: not found; the request would be held for up to 40 s (HOLD=40): served within a second of the file appearing in one of these directories, cancelled at HOLD's end or by fwloadctl settle" "$T/stdout" ||
+	fail "explain: $(cat "$T/stdout")"
+
 # rescan: back at once (8); the request held in the background.
 pending a.bin
 a=$REQ
@@ -127,6 +133,10 @@ grep -qxF "hold:     settled (fwloadctl settle has run: a name not found is canc
 for n in b c d; do
 	no_file "$RUN/held/$(key $n.bin)" "the hold record of $n.bin after settle"
 done
+run ctl explain x.bin
+status_is 1
+grep -qx "decision: not found (HOLD=40, but fwloadctl settle has run); the request would be cancelled" "$T/stdout" ||
+	fail "explain after settle: $(cat "$T/stdout")"
 # After settle: cancelled at once.
 request e.bin
 run agent firmware
