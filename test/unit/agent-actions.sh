@@ -49,6 +49,7 @@ RULES
 request cal.bin
 run agent firmware
 status_is 0
+cp "$LOGF" "$T/log.first"  # (the rules' warnings: said by the first event, which reads the files)
 file_is "$REQ/loading" 10
 data_is "$T/cal.want"
 log_has "fwload: loaded cal.bin (128 bytes, $(sed -n 's/^fwload: loaded cal.bin (128 bytes, \([0-9]*\) ms.*/\1/p' "$LOGF") ms) from standard input via $REPO/fwload-extract for $TF/cal.bin"
@@ -95,8 +96,8 @@ status_is 2
 file_is "$REQ/loading" 1-1
 log_matches "fwload: fails\.bin: $(ere "$T/fails") failed \(exit status 3\).*no calibration here.*; request aborted"
 
-# The rules that misuse them: reported, ignored (the name is searched as a
-# file: not found, cancelled).
+# The rules that misuse them: reported (once, when the rules are read),
+# ignored (the name is searched as a file: not found, cancelled).
 for i in 1 2 3 4 5 6; do
 	request "bad$i.bin"
 	run agent firmware
@@ -105,7 +106,7 @@ done
 for why in "'extract=$T/art.img,0x100' is not firmware=" "mac goes after extract=" \
 	"run= goes with no name= or dir=" "user= goes with run=" "one extract= or run= a rule" \
 	"'run=relative/prog' is not firmware="; do
-	grep -qF "$why" "$LOGF" || fail "no warning '$why': $(cat "$LOGF")"
+	grep -qF "$why" "$T/log.first" || fail "no warning '$why': $(cat "$T/log.first")"
 done
 
 # explain: the action as a decision.
