@@ -6,7 +6,7 @@
 # line). fwloadctl settle's marker (RUN/settled) ends holding: cancelled at
 # once. The hold record RUN/held/KEY holds "UNTIL PID" while it lasts.
 # Wall-clock here is only a bound in one direction (HOLD's end not before
-# HOLD) and a hang guard; how soon a file is served is bench/hold's.
+# HOLD) and a hang guard; how soon a file is served is measured on the real kernel (doc/performance.md).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 

@@ -3,8 +3,9 @@
 # driver waits while the agent (one shell and at most one child, its sleep)
 # searches again; fwloadctl status lists it with its time left; a copy of
 # the file into FIRMWARE_PATH is loaded, exact (the copy is loaded once it
-# stops changing, not half). The time from the copy to the answer is shown
-# (the goal, within a second, is bench/hold's).
+# stops changing, not half). The time from the copy to the answer is
+# printed (doc/performance.md collects it: timing is not asserted, beyond a
+# 10 s hang guard).
 . ../lib.sh
 conf FIRMWARE_PATH=/run/fw LOG=kmsg HOLD=30
 echo 90 >/sys/class/firmware/timeout
