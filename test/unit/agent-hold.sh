@@ -5,8 +5,10 @@
 # another agent takes the hold over (exit 5), or HOLD ends (cancelled, one
 # line). fwloadctl settle's marker (RUN/settled) ends holding: cancelled at
 # once. The hold record RUN/held/KEY holds "UNTIL PID" while it lasts.
-# Wall-clock here is only a bound in one direction (HOLD's end not before
-# HOLD) and a hang guard; how soon a file is served is measured on the real kernel (doc/performance.md).
+# SIGTERM (hotplugd ending its child) cancels a held request. Wall-clock
+# here is only a bound in one direction (HOLD's end not before HOLD) and a
+# hang guard; how soon a file is served is measured on the real kernel
+# (doc/performance.md).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -156,6 +158,18 @@ until_true "the hold record" test -f "$RUN/held/$(printf %s "$TF/late3.bin" | tr
 bg_status_is 5
 untouched
 rm "$RUN/settled"
+
+# SIGTERM to the held agent: the request is cancelled, saying so.
+rm -f "$RUN/settled"
+: >"$LOGF"
+request term.bin
+bg
+until_true "the hold record" test -f "$RUN/held/$(printf %s "$TF/term.bin" | tr / !)"
+read -r _ tpid <"$RUN/held/$(printf %s "$TF/term.bin" | tr / !)"
+kill -TERM "$tpid"
+bg_status_is 1
+file_is "$REQ/loading" -1
+log_matches "fwload: cancelled term\.bin .*\(stopped by a signal while held\)"
 
 # A firmware-upload device is never held.
 request flash.bin
