@@ -129,9 +129,10 @@ grep -qx "fwload: settle: holding ends (HOLD=40); .*" "$LOGF" || fail "no settle
 run ctl status
 grep -qxF "hold:     settled (fwloadctl settle has run: a name not found is cancelled at once until setup or the next boot)" "$T/stdout" ||
 	fail "status after settle: $(cat "$T/stdout")"
-# held agents gone, their records too
+# The held agents leave at their next search (a quarter second; longer
+# under qemu-user), their records with them.
 for n in b c d; do
-	no_file "$RUN/held/$(key $n.bin)" "the hold record of $n.bin after settle"
+	until_true "the hold record of $n.bin gone after settle" test ! -e "$RUN/held/$(key $n.bin)"
 done
 run ctl explain x.bin
 status_is 1
