@@ -7,24 +7,32 @@
  *
  *   ACTION@DEVPATH \0 ACTION=... \0 DEVPATH=... \0 SUBSYSTEM=... \0 KEY=VALUE \0 ...
  *
- * hotplugd listens there and, for each event of a subsystem it handles
- * (default: firmware, ACTION=add only), runs PROGRAM SUBSYSTEM (default
- * /sbin/hotplug) the way the kernel runs its helper: the event's variables
- * plus HOME=/ and the kernel's PATH as the environment, fds 0-2 on /dev/null.
+ * hotplugd listens there, in the foreground (a supervisor's job is the
+ * supervisor's), and for each event of a subsystem it handles (default:
+ * firmware, ACTION=add only) runs PROGRAM SUBSYSTEM (default /sbin/hotplug)
+ * as the kernel runs its helper:
  *
- *   1. Events of other subsystems never reach user space: a classic BPF
- *      socket filter finds SUBSYSTEM= and drops them in the kernel (see
- *      build_filter). What it cannot decide it lets through; user space
- *      checks every event again.
- *   2. Only the kernel is believed: any local process may send a message
- *      straight to our port id, so a message whose sender is not port 0
- *      with credentials uid 0 is dropped (udev's CVE-2009-1185).
- *   3. Children run concurrently, at most MAXJOBS at once; the rest wait in
- *      a queue, and when the queue is full the socket is left unread (the
- *      kernel buffers). Children are reaped as they end.
- *   4. Nothing is lost: at start, and when the socket says events were
+ *   1. Other subsystems never reach user space: a classic BPF socket filter
+ *      finds SUBSYSTEM= and drops them in the kernel (build_filter). What it
+ *      cannot decide it lets through; user space checks every event again.
+ *   2. Only the kernel is believed: sender port 0, credentials pid 0 and
+ *      uid 0, group 1. (Any process with CAP_NET_ADMIN can send to our port
+ *      id; one with CAP_SYS_ADMIN can have the kernel re-broadcast its
+ *      message to group 1 from port 0, with its own pid.)
+ *   3. The child's environment comes from one list of keys (allowed[]), for
+ *      the netlink path and the rescan alike, plus HOME=/ and the kernel's
+ *      PATH; fds 0-2 on /dev/null, in / with umask 022, signals reset, in a
+ *      process group of its own.
+ *   4. At most MAXJOBS children at once. The socket buffer is the queue: a
+ *      message is read only when its child can start. A child past its
+ *      deadline (a firmware event's TIMEOUT + MARGIN_S, else -T) gets
+ *      SIGTERM, KILL_GRACE_MS later SIGKILL, and its slot back; logged.
+ *   5. Nothing is lost: at start, and when the socket says events were
  *      dropped (ENOBUFS), every request pending in SYSFS/class/firmware/ is
- *      served as an ACTION=add event (firmware-upload devices excepted).
+ *      served as an ACTION=add event (firmware-upload devices excepted), its
+ *      FIRMWARE taken whole from the kernel's uevent file.
+ *   6. SIGTERM or SIGINT: nothing more is read or started; running children
+ *      get STOP_WAIT_MS to end, what still runs then is logged; exit 0.
  *
  * Exit status: 0 stopped by SIGTERM or SIGINT, 100 usage, 111 system error.
  */
@@ -39,27 +47,22 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <time.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include "util.h"
 
-#ifndef FWLOAD_VERSION
-#define FWLOAD_VERSION "unknown"
-#endif
 #ifndef HOTPLUGD_PROGRAM
 #define HOTPLUGD_PROGRAM "/sbin/hotplug"
 #endif
 #ifndef NETLINK_KOBJECT_UEVENT
 #define NETLINK_KOBJECT_UEVENT 15
 #endif
-
-enum { EX_USAGE = 100, EX_SYSTEM = 111 };
 
 /* The kernel's ABI (linux/netlink.h, linux/filter.h), spelt out here so
  * that a libc without kernel headers (musl) builds it too. */
@@ -80,27 +83,35 @@ struct bpf_prog_c {
 };
 
 #define MAX_SUBSYSTEMS 16
-#define MAX_NAME 64       /* longest -s SUBSYSTEM */
+#define MAX_NAME 64          /* longest -s SUBSYSTEM */
 #define MAX_JOBS 1024
-#define MSG_MAX 8192      /* the kernel's uevents are at most about 4 KiB */
-#define QUEUE_LEN 64      /* events waiting for a free job slot */
-#define MAX_VARS 128
+#define MSG_MAX 8192         /* the kernel's uevents are at most about 4 KiB */
+#define MARGIN_S 5           /* past a request's TIMEOUT: it has timed out */
+#define LIMIT_S 305          /* -T: fwload's own default deadline + MARGIN_S */
+#define KILL_GRACE_MS 2000   /* from SIGTERM to SIGKILL */
+#define STOP_WAIT_MS 5000    /* for running children after SIGTERM */
+#define RETRY_MS 1000        /* after a failed fork */
 
 static const char usage_text[] =
-	"usage: hotplugd [-d] [-p PIDFILE] [-s SUBSYSTEM]... [-j MAXJOBS] [-x PROGRAM] [-S SYSFS]\n"
-	"                [-b BYTES] [-v]\n"
+	"usage: hotplugd [-p PIDFILE] [-D FD] [-s SUBSYSTEM]... [-j MAXJOBS] [-T SECONDS]\n"
+	"                [-x PROGRAM] [-S SYSFS] [-b BYTES] [-v]\n"
 	"       hotplugd --help | --version\n";
 
 static const char help_text[] =
 	"\n"
 	"Runs PROGRAM SUBSYSTEM for the kernel's uevents of the chosen subsystems,\n"
 	"read from netlink, with the environment the kernel gives its uevent helper.\n"
+	"Stays in the foreground.\n"
 	"\n"
-	"  -d            detach (after the socket is ready) and write PIDFILE\n"
-	"  -p PIDFILE    pid file, locked while running (default with -d: /run/hotplugd.pid)\n"
+	"  -p PIDFILE    pid file (absolute), locked while running; none by default\n"
+	"  -D FD         readiness: a newline to FD (3 or more), then FD closed, once\n"
+	"                the socket listens and the start rescan is under way\n"
 	"  -s SUBSYSTEM  handle this subsystem (repeatable; default firmware; 'all':\n"
 	"                every event); firmware events are handled for ACTION=add only\n"
 	"  -j MAXJOBS    children running at once, 1 to 1024 (default 16)\n"
+	"  -T SECONDS    the most a child without a request timeout may run (TIMEOUT 0,\n"
+	"                other subsystems), 1 to 86400 (default 305); a firmware event's\n"
+	"                child may run TIMEOUT + 5 s\n"
 	"  -x PROGRAM    absolute path of the program to run (default " HOTPLUGD_PROGRAM ")\n"
 	"  -S SYSFS      where sysfs is mounted, for the rescan (default /sys)\n"
 	"  -b BYTES      socket receive buffer (default 8M; K and M suffixes)\n"
@@ -109,170 +120,53 @@ static const char help_text[] =
 	"Exit status: 0 stopped by SIGTERM or SIGINT, 100 usage, 111 system error.\n";
 
 static struct {
-	const char *program;
-	const char *sysfs;
-	const char *pidfile;
+	const char *program, *sysfs, *pidfile;
 	const char *subsystems[MAX_SUBSYSTEMS];
 	int nsubsystems;
 	int all;         /* -s all */
 	int firmware;    /* firmware is handled: rescan */
-	int maxjobs;
-	int rcvbuf;
-	int detach;
-	int verbose;
+	int maxjobs, rcvbuf, limit_s, notify, verbose;
 } opt;
 
 static volatile sig_atomic_t stop_signal, got_child;
 static int null_fd = -1, to_kmsg;
 
 /* ---------------------------------------------------------------------- */
-/* Messages: one line each, built without stdio. */
+/* Messages: one line each, to stderr; to the kernel log as well when
+ * stderr is /dev/null (a supervisor that keeps no log, fwloadctl's start).
+ * kmsg is opened non-blocking: a message never holds us. */
 
-struct line {
-	char buf[512];
-	size_t len;
-};
+enum { INFO, ERR };
 
-static void add(struct line *l, const char *s)
+static void say(int level, const char *f, ...)
 {
-	size_t n = strlen(s);
+	struct line l = { .len = 0 };
+	va_list ap;
 
-	if (n > sizeof(l->buf) - 1 - l->len)
-		n = sizeof(l->buf) - 1 - l->len;
-	memcpy(l->buf + l->len, s, n);
-	l->len += n;
-	l->buf[l->len] = '\0';
-}
-
-static void add_num(struct line *l, long long v)
-{
-	char d[24];
-	size_t i = sizeof(d) - 1;
-	unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
-
-	d[i] = '\0';
-	do {
-		d[--i] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		d[--i] = '-';
-	add(l, d + i);
-}
-
-/* Text from outside (an event) with control bytes and backslashes as \xNN. */
-static void add_safe(struct line *l, const char *s)
-{
-	char d[5] = "\\x";
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c >= ' ' && c != 0x7f && c != '\\') {
-			d[0] = (char)c;
-			d[1] = '\0';
-			add(l, d);
-		} else {
-			d[0] = '\\';
-			d[1] = 'x';
-			d[2] = "0123456789abcdef"[c >> 4];
-			d[3] = "0123456789abcdef"[c & 15];
-			d[4] = '\0';
-			add(l, d);
-		}
-	}
-}
-
-/* "errno N (NAME)": no strerror table in a static binary. */
-static void add_errno(struct line *l, int err)
-{
-	static const struct { int e; const char *n; } names[] = {
-		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { EACCES, "EACCES" },
-		{ ENOMEM, "ENOMEM" }, { EINVAL, "EINVAL" }, { EMFILE, "EMFILE" },
-		{ ENFILE, "ENFILE" }, { ENOBUFS, "ENOBUFS" }, { EAGAIN, "EAGAIN" },
-		{ EROFS, "EROFS" }, { ENOTDIR, "ENOTDIR" }, { ELOOP, "ELOOP" },
-		{ EEXIST, "EEXIST" }, { ENOEXEC, "ENOEXEC" }, { EADDRINUSE, "EADDRINUSE" },
-		{ EAFNOSUPPORT, "EAFNOSUPPORT" }, { EPROTONOSUPPORT, "EPROTONOSUPPORT" },
-		{ ENOSPC, "ENOSPC" }, { EIO, "EIO" },
-	};
-
-	add(l, "errno ");
-	add_num(l, err);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].e == err) {
-			add(l, " (");
-			add(l, names[i].n);
-			add(l, ")");
-		}
-}
-
-static void write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return;
-		p += w;
-		n -= (size_t)w;
-	}
-}
-
-/* One line to stderr, and to the kernel log when detached (stderr is
- * /dev/null then). kmsg is opened non-blocking: a message never holds us. */
-static void say(struct line *l, int failure)
-{
-	struct iovec v[3] = {
-		{ .iov_base = (void *)"hotplugd: ", .iov_len = 10 },
-		{ .iov_base = l->buf, .iov_len = l->len },
-		{ .iov_base = (void *)"\n", .iov_len = 1 },
-	};
-
-	(void)!writev(2, v, 3);
+	line_fmt(&l, "<%s>hotplugd: ", level == ERR ? "3" : "6");
+	va_start(ap, f);
+	line_vfmt(&l, f, ap);
+	va_end(ap);
+	if (l.len > 900)  /* the kernel refuses a longer record whole */
+		l.len = 900;
+	line_put(&l, '\n');
+	(void)!write_all(2, l.buf + 3, l.len - 3);
 	if (to_kmsg) {
-		struct line k = { .len = 0 };
 		int fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 
 		if (fd >= 0) {
-			add(&k, failure ? "<3>hotplugd: " : "<6>hotplugd: ");
-			add(&k, l->buf);
-			add(&k, "\n");
-			write_all(fd, k.buf, k.len);
+			(void)!write(fd, l.buf, l.len);
 			close(fd);
 		}
 	}
 }
 
-/* "WHAT [PATH]: errno N (NAME)" */
-static void fail(const char *what, const char *path, int err)
+static _Noreturn void usage(const char *why)
 {
 	struct line l = { .len = 0 };
 
-	add(&l, what);
-	if (path) {
-		add(&l, " ");
-		add_safe(&l, path);
-	}
-	if (err) {
-		add(&l, ": ");
-		add_errno(&l, err);
-	}
-	say(&l, 1);
-}
-
-static void usage(const char *why)
-{
-	struct line l = { .len = 0 };
-
-	if (why) {
-		add(&l, "hotplugd: ");
-		add(&l, why);
-		add(&l, "\n");
-		write_all(2, l.buf, l.len);
-	}
-	write_all(2, usage_text, sizeof(usage_text) - 1);
+	line_fmt(&l, "hotplugd: %s\n%s", why, usage_text);
+	(void)!write_all(2, l.buf, l.len);
 	exit(EX_USAGE);
 }
 
@@ -431,42 +325,72 @@ static int attach_filter(int fd)
 		if (err != ENOMEM && err != EINVAL && err != ENOBUFS)
 			break;
 	}
-	fail("cannot attach the socket filter (every uevent is checked in user space)", NULL, err);
+	say(ERR, "cannot attach the socket filter (every uevent is checked in user space)%e", err);
 	return 0;
 }
 
 /* ---------------------------------------------------------------------- */
-/* Events. */
+/* Events and children. */
 
+/*
+ * The keys a child may get, in the kernel's order: a firmware event's
+ * (the first seven), then the device keys the kernel sends for other
+ * subsystems and busybox mdev or an mdev.conf rule reads (MAJOR, MINOR and
+ * DEVNAME to make the node; MODALIAS for modprobe; ...). Nothing else ever:
+ * not PATH or HOME (our own follow), not LD_PRELOAD, IFS, ENV, BASH_ENV,
+ * HOTPLUG_DIR, FWLOAD_*.
+ */
+#define FIRMWARE_KEYS 7
+static const char *const allowed[] = {
+	"ACTION", "DEVPATH", "SUBSYSTEM", "FIRMWARE", "TIMEOUT", "ASYNC", "SEQNUM",
+	"MAJOR", "MINOR", "DEVNAME", "DEVTYPE", "DEVMODE", "DEVUID", "DEVGID", "MODALIAS",
+	"DRIVER", "INTERFACE", "IFINDEX", "PRODUCT", "TYPE", "BUSNUM", "DEVNUM", "PARTN",
+	"PARTNAME", "DISKSEQ",
+};
+#define NKEYS (sizeof(allowed) / sizeof(allowed[0]))
+
+/* One message as received (or made by the rescan): NUL-terminated strings. */
 struct event {
 	size_t len;
-	char msg[MSG_MAX + 1];  /* NUL-terminated strings, as received */
+	char msg[MSG_MAX + 1];
 };
 
-static struct event queue[QUEUE_LEN];
-static int q_head, q_count;
-static struct { pid_t pid; char what[96]; } jobs[MAX_JOBS];
+static struct event ev;  /* the socket's message or the rescan's; kept while its fork fails */
+static int held;         /* ev waits for a fork that failed */
+static struct {
+	pid_t pid;
+	int64_t deadline;    /* ms, now_ms()'s clock */
+	int limit_s, termed;
+	char what[120];      /* "ACTION DEVPATH", escaped */
+} jobs[MAX_JOBS];
 static int running;
-static long rescan_pos = -1;  /* where a full queue cut the last rescan short, or -1 */
+static int rescanning;  /* a rescan waits for a slot (or for held) */
 
-/* Value of KEY in the event's variables (after the header), or NULL. */
-static const char *event_get(const struct event *e, const char *key)
+/* The variable "KEY=VALUE" of the message (after its header), or NULL. */
+static const char *var(const struct event *e, const char *key)
 {
 	size_t klen = strlen(key);
 
 	for (size_t i = strlen(e->msg) + 1; i < e->len; i += strlen(e->msg + i) + 1)
 		if (strncmp(e->msg + i, key, klen) == 0 && e->msg[i + klen] == '=')
-			return e->msg + i + klen + 1;
+			return e->msg + i;
 	return NULL;
+}
+
+static const char *value(const struct event *e, const char *key)
+{
+	const char *v = var(e, key);
+
+	return v ? v + strlen(key) + 1 : NULL;
 }
 
 /* Is it an event we handle? NULL if so, else why not (for -v). */
 static const char *not_ours(const struct event *e)
 {
-	const char *action = event_get(e, "ACTION"), *sub = event_get(e, "SUBSYSTEM");
+	const char *action = value(e, "ACTION"), *sub = value(e, "SUBSYSTEM");
 	int found = opt.all;
 
-	if (!strchr(e->msg, '@') || !action || !sub || !event_get(e, "DEVPATH"))
+	if (!strchr(e->msg, '@') || !action || !sub || !value(e, "DEVPATH"))
 		return "not a uevent";
 	for (int i = 0; i < opt.nsubsystems && !found; i++)
 		found = strcmp(sub, opt.subsystems[i]) == 0;
@@ -479,279 +403,268 @@ static const char *not_ours(const struct event *e)
 	return NULL;
 }
 
-static void verbose_event(const char *what, const struct event *e, const char *extra)
+/* The child: its own process group (a deadline ends the hook and what it
+ * started), fds 0-2 on /dev/null, the rest reset (util.h). */
+static __attribute__((noinline)) pid_t start(const char **argv, const char **env)
 {
-	struct line l = { .len = 0 };
-	const char *dev = event_get(e, "DEVPATH");
+	pid_t pid = vfork();
 
-	add(&l, what);
-	add(&l, " ");
-	add_safe(&l, e->msg);
-	if (dev) {
-		add(&l, " DEVPATH=");
-		add_safe(&l, dev);
-	}
-	if (extra) {
-		add(&l, ": ");
-		add(&l, extra);
-	}
-	say(&l, 0);
-}
-
-static void enqueue(const char *msg, size_t len)
-{
-	struct event *e;
-	const char *why;
-
-	if (q_count == QUEUE_LEN)
-		return;  /* callers check first */
-	e = &queue[(q_head + q_count) % QUEUE_LEN];
-	memcpy(e->msg, msg, len);
-	e->msg[len] = '\0';
-	e->len = len;
-	why = not_ours(e);
-	if (why) {
-		if (opt.verbose)
-			verbose_event("ignored", e, why);
-		return;
-	}
-	q_count++;
-}
-
-/* Start PROGRAM for the event at the head of the queue. */
-static void spawn(void)
-{
-	static const char *env[MAX_VARS + 3];
-	struct event *e = &queue[q_head];
-	const char *sub = event_get(e, "SUBSYSTEM"), *argv[3] = { opt.program, sub, NULL };
-	int n = 0, slot;
-	pid_t pid;
-
-	for (size_t i = strlen(e->msg) + 1; i < e->len && n < MAX_VARS; i += strlen(e->msg + i) + 1) {
-		const char *v = e->msg + i;
-
-		if (strchr(v, '=') && v[0] != '=' && strncmp(v, "HOME=", 5) && strncmp(v, "PATH=", 5))
-			env[n++] = v;
-	}
-	env[n++] = "HOME=/";
-	env[n++] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
-	env[n] = NULL;
-
-	for (slot = 0; jobs[slot].pid; slot++)
-		;
-	pid = fork();
-	if (pid < 0) {
-		fail("cannot fork for an event (will retry)", NULL, errno);
-		return;  /* stays queued */
-	}
 	if (pid == 0) {
-		/* All-zero kernel sigaction: SIG_DFL, no flags, empty mask, in
-		 * every architecture's layout. The raw call reaches the signals
-		 * libc keeps for itself (32, 33), which an ignoring parent may
-		 * have left ignored: the kernel's helpers start with none. */
-		static const unsigned long dfl[8];
-		sigset_t none;
-
-		/* The kernel's sigset size: 8 bytes, 16 on MIPS (NSIG 65 or 129). */
-		for (int s = 1; s < NSIG; s++)
-			syscall(SYS_rt_sigaction, s, dfl, NULL, (NSIG + 6) / 8);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		if (null_fd >= 0)
-			for (int fd = 0; fd < 3; fd++)
-				dup2(null_fd, fd);
-		/* Ours are all close-on-exec; what our starter left open is not. */
-#ifdef SYS_close_range
-		if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
-#endif
-			for (int fd = 3; fd < 1024; fd++)  /* before Linux 5.9 */
-				close(fd);
+		setpgid(0, 0);
+		for (int fd = 0; fd < 3 && null_fd >= 0; fd++)
+			dup2(null_fd, fd);
+		child_reset();
 		execve(opt.program, (char *const *)argv, (char *const *)env);
 		_exit(127);
 	}
-	jobs[slot].pid = pid;
-	{
-		struct line l = { .len = 0 };
-		const char *dev = event_get(e, "DEVPATH"), *act = event_get(e, "ACTION");
+	return pid;
+}
 
-		add_safe(&l, act);
-		add(&l, " ");
-		add_safe(&l, dev);
-		memcpy(jobs[slot].what, l.buf, l.len < sizeof(jobs[slot].what) ? l.len + 1 : sizeof(jobs[slot].what));
-		jobs[slot].what[sizeof(jobs[slot].what) - 1] = '\0';
-		if (opt.verbose) {
-			struct line m = { .len = 0 };
+/*
+ * Start PROGRAM SUBSYSTEM for the event, in a free job slot (the caller
+ * has checked there is one). 0, or -1 when it could not fork (the caller
+ * keeps the event and tries again).
+ */
+static int spawn(const struct event *e)
+{
+	const char *env[NKEYS + 3], *sub = value(e, "SUBSYSTEM"), *to = value(e, "TIMEOUT");
+	const char *argv[] = { opt.program, sub, NULL };
+	int fw = strcmp(sub, "firmware") == 0, n = 0, slot = 0;
+	int64_t t = fw && to ? parse_num(to, INT32_MAX - MARGIN_S, NULL) : -1;
+	struct line what = { .len = 0 };
+	pid_t pid;
 
-			add(&m, "run ");
-			add(&m, opt.program);
-			add(&m, " ");
-			add_safe(&m, sub);
-			add(&m, " for ");
-			add(&m, l.buf);
-			add(&m, " (pid ");
-			add_num(&m, pid);
-			add(&m, ")");
-			say(&m, 0);
-		}
+	for (size_t k = 0; k < (fw ? FIRMWARE_KEYS : NKEYS); k++)
+		if ((env[n] = var(e, allowed[k])))
+			n++;
+	env[n++] = "HOME=/";
+	env[n++] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
+	env[n] = NULL;
+	while (jobs[slot].pid)
+		slot++;
+	pid = start(argv, env);
+	if (pid < 0) {
+		say(ERR, "cannot start %s (will retry)%e", opt.program, errno);
+		return -1;
 	}
+	line_fmt(&what, "%q %q", value(e, "ACTION"), value(e, "DEVPATH"));
+	memcpy(jobs[slot].what, what.buf, sizeof(jobs[slot].what) - 1);
+	jobs[slot].pid = pid;
+	jobs[slot].limit_s = t > 0 ? (int)t + MARGIN_S : opt.limit_s;
+	jobs[slot].deadline = now_ms() + 1000 * (int64_t)jobs[slot].limit_s;
+	jobs[slot].termed = 0;
 	running++;
-	q_head = (q_head + 1) % QUEUE_LEN;
-	q_count--;
+	if (opt.verbose)
+		say(INFO, "run %s %q for %s (pid %d)", opt.program, sub, jobs[slot].what, (long long)pid);
+	return 0;
 }
 
 static void reap(void)
 {
-	int ws;
+	int ws, slot;
 	pid_t pid;
 
 	got_child = 0;
 	while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
-		int slot;
+		int failed = WIFEXITED(ws) && WEXITSTATUS(ws) >= 126;
 
 		for (slot = 0; slot < opt.maxjobs && jobs[slot].pid != pid; slot++)
 			;
 		if (slot == opt.maxjobs)
-			continue;  /* not ours (a child from before an exec) */
+			continue;  /* killed and given up on, or from before an exec */
 		jobs[slot].pid = 0;
 		running--;
-		if (opt.verbose || (WIFEXITED(ws) && WEXITSTATUS(ws) >= 126)) {
-			struct line l = { .len = 0 };
-			int failed = WIFEXITED(ws) && WEXITSTATUS(ws) >= 126;
-
-			add(&l, opt.program);
-			add(&l, failed ? " could not run for " : " for ");
-			add(&l, jobs[slot].what);
-			add(&l, WIFEXITED(ws) ? ": exit status " : ": killed by signal ");
-			add_num(&l, WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws));
-			say(&l, failed);
-		}
+		if (opt.verbose || failed)
+			say(failed ? ERR : INFO, "%s %s %s: %s %d", opt.program, failed ? "could not run for" : "for",
+			    jobs[slot].what, WIFEXITED(ws) ? "exit status" : "killed by signal",
+			    (long long)(WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws)));
 	}
 }
 
 /*
+ * Children past their deadline: SIGTERM to the child's process group (fwload
+ * answers -1 on it), KILL_GRACE_MS later SIGKILL, and the slot is free
+ * (a child stuck in the kernel may take longer to die: it is reaped when it
+ * does). Returns the next deadline, or -1 with no child.
+ */
+static int64_t deadlines(int64_t now)
+{
+	int64_t next = -1;
+
+	for (int i = 0; i < opt.maxjobs; i++) {
+		if (!jobs[i].pid)
+			continue;
+		if (now >= jobs[i].deadline) {
+			kill(-jobs[i].pid, jobs[i].termed ? SIGKILL : SIGTERM);
+			say(ERR, "%s for %s (pid %d) past its deadline of %d s: %s", opt.program, jobs[i].what,
+			    (long long)jobs[i].pid, (long long)jobs[i].limit_s,
+			    jobs[i].termed ? "killed (SIGKILL), its job slot freed" : "stopped (SIGTERM)");
+			if (jobs[i].termed) {
+				jobs[i].pid = 0;
+				running--;
+				continue;
+			}
+			jobs[i].termed = 1;
+			jobs[i].deadline = now + KILL_GRACE_MS;
+		}
+		if (next < 0 || jobs[i].deadline < next)
+			next = jobs[i].deadline;
+	}
+	return next;
+}
+
+/* Where key ("\nKEY=") starts in f when f ends, at end, in key, digits and
+ * a newline; or NULL. */
+static char *tail(char *f, char *end, const char *key)
+{
+	size_t k = strlen(key);
+	char *d;
+
+	if (end - f < 2 || end[-1] != '\n')
+		return NULL;
+	for (d = end - 1; d > f && d[-1] >= '0' && d[-1] <= '9'; d--)
+		;
+	if (d == end - 1 || (size_t)(d - f) < k || memcmp(d - k, key, k) != 0)
+		return NULL;
+	return d - k;
+}
+
+/*
+ * The name in a request's uevent file, which the kernel writes as
+ * "FIRMWARE=%s\nTIMEOUT=%d\nASYNC=%d\n" (drivers/base/firmware_loader/
+ * sysfs.c): everything between "FIRMWARE=" and the trailing TIMEOUT and
+ * ASYNC lines, newlines included (a driver may build the name from device
+ * data). Cuts the file into "FIRMWARE=NAME", "TIMEOUT=N" and "ASYNC=N"
+ * strings in place; -1 if it is not of that shape.
+ */
+static int uevent_file(char *f, size_t n, char **name, char **timeout, char **async)
+{
+	char *a = tail(f, f + n, "\nASYNC="), *t = a ? tail(f, a + 1, "\nTIMEOUT=") : NULL;
+
+	if (!t || t < f + 9 || memcmp(f, "FIRMWARE=", 9) != 0 || memchr(f, '\0', n))
+		return -1;
+	*t = *a = f[n - 1] = '\0';
+	*name = f;
+	*timeout = t + 1;
+	*async = a + 1;
+	return 0;
+}
+
+/* Has the path a "." or ".." component? */
+static int dots(const char *p)
+{
+	for (; (p = strchr(p, '/')); p++)
+		if (p[1] == '.' && (!p[2] || p[2] == '/' || (p[2] == '.' && (!p[3] || p[3] == '/'))))
+			return 1;
+	return 0;
+}
+
+/*
  * The rescan: every request pending in SYSFS/class/firmware/ as an
- * ACTION=add event, with the variables of its uevent file. A directory with
- * remaining_size is a firmware-upload device (writing to it flashes the
- * device), never a request: skipped. When the queue fills, the rest waits
- * until it has drained: rescan(1) carries on at the directory position
- * where it stopped (never from the start again, which could go round for
- * ever while a long load keeps its request pending; and not after a count
- * of entries, which requests answered meanwhile would shift). sysfs
- * directory positions are name hashes: they stay valid when other entries
- * go.
+ * ACTION=add event, built in ev (a firmware-upload device, which has
+ * remaining_size, is no request: request_kind()). Every name but . and ..
+ * is looked at; each request is a link there, "../../devices/...", whose
+ * target past "../.." is its DEVPATH (the kernel's class links are
+ * relative: no "." or ".." further on, or it is skipped). When no job slot
+ * is free, the directory stays open and rescan(1) reads on from there once
+ * one is (never from the start again, which could go round for ever while
+ * a long load keeps its request pending; not after a count of entries,
+ * which requests answered meanwhile would shift; and not by telldir(),
+ * whose long cannot hold a 64-bit directory cookie on a 32-bit target).
+ * When a fork fails, ev is held and tried again before the rescan goes on.
  */
 static void rescan(int resume)
 {
-	long pos = resume ? rescan_pos : -1;
-
-	char dir[PATH_MAX], sys[PATH_MAX], real[PATH_MAX], path[PATH_MAX];
-	static char msg[MSG_MAX], file[4096];
-	size_t sys_len, dir_len;
+	static char file[4096];
+	static DIR *dp;  /* open while a rescan waits for a slot */
+	char path[PATH_MAX], dev[PATH_MAX];
+	size_t dir_len = strlen(opt.sysfs) + sizeof("/class/firmware");
 	struct dirent *d;
-	DIR *dp;
 
-	rescan_pos = -1;
-	if (!opt.firmware)
+	if (!opt.firmware || dir_len + 1 + NAME_MAX + sizeof("/uevent") > sizeof(path))
 		return;
-	if (!realpath(opt.sysfs, sys))
-		return;
-	sys_len = strlen(sys);
-	dir_len = strlen(opt.sysfs) + strlen("/class/firmware");
-	if (dir_len + 1 > sizeof(dir))
-		return;
-	memcpy(dir, opt.sysfs, strlen(opt.sysfs));
-	memcpy(dir + strlen(opt.sysfs), "/class/firmware", sizeof("/class/firmware"));
-	dp = opendir(dir);
-	if (!dp)
-		return;  /* no fallback in this kernel, or none pending */
-	if (pos >= 0)
-		seekdir(dp, pos);
-	for (;;) {
-		long here = telldir(dp);
-		size_t n = 0, dev_len, k;
-		ssize_t r;
+	memcpy(path, opt.sysfs, dir_len - sizeof("/class/firmware"));
+	memcpy(path + dir_len - sizeof("/class/firmware"), "/class/firmware", sizeof("/class/firmware"));
+	if (!resume) {
+		if (dp)
+			closedir(dp);
+		rescanning = (dp = opendir(path)) != NULL;
+		if (!dp)
+			return;  /* no fallback in this kernel */
+	}
+	path[dir_len - 1] = '/';
+	while (dp && running < opt.maxjobs && !held) {
+		char *name, *timeout, *async, *end;
+		ssize_t r = -1, l;
 		int fd;
 
-		if (!(d = readdir(dp)))
-			break;
-
-		if (d->d_name[0] == '.' || dir_len + 1 + strlen(d->d_name) + 16 > sizeof(path))
-			continue;
-		memcpy(path, dir, dir_len);
-		path[dir_len] = '/';
-		memcpy(path + dir_len + 1, d->d_name, strlen(d->d_name) + 1);
-		k = strlen(path);
-		memcpy(path + k, "/loading", 9);
-		if (access(path, F_OK) < 0)
-			continue;
-		memcpy(path + k, "/remaining_size", 16);
-		if (access(path, F_OK) == 0)
-			continue;
-		path[k] = '\0';
-		if (!realpath(path, real) || strncmp(real, sys, sys_len) != 0 || real[sys_len] != '/')
-			continue;
-		dev_len = strlen(real + sys_len);
-		if (q_count == QUEUE_LEN) {
-			rescan_pos = here;  /* from this one, when the queue has drained */
+		if (!(d = readdir(dp))) {
+			closedir(dp);
+			dp = NULL;
 			break;
 		}
-		memcpy(path + k, "/uevent", 8);
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
+			continue;
+		end = path + dir_len + strlen(d->d_name);
+		memcpy(path + dir_len, d->d_name, strlen(d->d_name) + 1);
+		l = readlink(path, dev, sizeof(dev) - 1);
+		if (l < 13)
+			continue;
+		dev[l] = '\0';
+		if (strncmp(dev, "../../devices/", 14) != 0 || dots(dev + 5))
+			continue;
+		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		r = read(fd, file, sizeof(file) - 1);
-		close(fd);
-		if (r < 0 || 2 * dev_len + 64 + (size_t)r > sizeof(msg))
+		if (request_kind(fd) == REQ_PENDING) {
+			close(fd);
+			memcpy(end, "/uevent", sizeof("/uevent"));
+			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+			r = fd < 0 ? -1 : read(fd, file, sizeof(file) - 1);
+		}
+		if (fd >= 0)
+			close(fd);
+		if (r < 0 || 2 * (size_t)l + (size_t)r + 64 > MSG_MAX)
 			continue;
-		file[r] = '\0';
-#define PUT(s, l) (memcpy(msg + n, (s), (l)), n += (l))
+		ev.len = 0;
+#define PUT(s, n) (memcpy(ev.msg + ev.len, (s), (n)), ev.len += (n))
 		PUT("add@", 4);
-		PUT(real + sys_len, dev_len + 1);
+		PUT(dev + 5, (size_t)l - 4);
 		PUT("ACTION=add", 11);
 		PUT("DEVPATH=", 8);
-		PUT(real + sys_len, dev_len + 1);
+		PUT(dev + 5, (size_t)l - 4);
 		PUT("SUBSYSTEM=firmware", 19);
-		/* KEY=VALUE lines of the uevent file, KEY in [A-Z0-9_] */
-		for (char *s = file, *end; *s; s = end + (*end != '\0')) {
-			size_t key = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-
-			end = strchr(s, '\n');
-			if (!end)
-				end = s + strlen(s);
-			if (key == 0 || s[key] != '=')
-				continue;
-			if ((key == 6 && !strncmp(s, "ACTION", 6)) || (key == 7 && !strncmp(s, "DEVPATH", 7)) ||
-			    (key == 9 && !strncmp(s, "SUBSYSTEM", 9)))
-				continue;
-			PUT(s, (size_t)(end - s));
-			msg[n++] = '\0';
+		if (uevent_file(file, (size_t)r, &name, &timeout, &async) == 0) {
+			PUT(name, strlen(name) + 1);
+			PUT(timeout, strlen(timeout) + 1);
+			PUT(async, strlen(async) + 1);
+		} else {
+			/* not guessed at: an empty name, which the agent refuses (-1) */
+			say(ERR, "rescan: %q: its uevent file is not FIRMWARE=, TIMEOUT=, ASYNC= as the kernel writes it: "
+			    "passed on with an empty FIRMWARE", dev + 5);
+			PUT("FIRMWARE=", 10);
 		}
 #undef PUT
-		if (opt.verbose) {
-			struct line l = { .len = 0 };
-
-			add(&l, "rescan: pending request ");
-			add_safe(&l, real + sys_len);
-			say(&l, 0);
-		}
-		enqueue(msg, n);
+		ev.msg[ev.len] = '\0';
+		if (opt.verbose)
+			say(INFO, "rescan: pending request %q", dev + 5);
+		held = spawn(&ev) < 0;
 	}
-	closedir(dp);
+	rescanning = dp != NULL;
 }
 
-/* Read what the socket holds, up to a full queue. Returns -1 on a fatal
- * error. */
+/* Read the socket while a job slot is free: the rest stays in the socket's
+ * buffer. Returns -1 on a fatal error. */
 static int receive(int fd)
 {
-	static char buf[MSG_MAX + 1];
 	union {  /* aligned for struct cmsghdr */
 		char buf[CMSG_SPACE(sizeof(struct ucred))];
 		struct cmsghdr align;
 	} control;
 
-	while (q_count < QUEUE_LEN) {
+	while (running < opt.maxjobs && !held && !rescanning) {
 		struct nl_addr from;
-		struct iovec iov = { .iov_base = buf, .iov_len = MSG_MAX };
+		struct iovec iov = { .iov_base = ev.msg, .iov_len = MSG_MAX };
 		struct msghdr mh = {
 			.msg_name = &from, .msg_namelen = sizeof(from),
 			.msg_iov = &iov, .msg_iovlen = 1,
@@ -760,45 +673,46 @@ static int receive(int fd)
 		struct cmsghdr *c;
 		struct ucred *cred = NULL;
 		ssize_t n = recvmsg(fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		const char *why;
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
 				return 0;
-			if (errno == ENOBUFS) {
-				struct line l = { .len = 0 };
-
-				add(&l, "receive buffer overflow: events were lost");
-				if (opt.firmware)
-					add(&l, "; rescanning pending firmware requests");
-				say(&l, 1);
-				rescan(0);
-				continue;
+			if (errno != ENOBUFS) {
+				say(ERR, "cannot read the uevent socket%e", errno);
+				return -1;
 			}
-			fail("cannot read the uevent socket", NULL, errno);
-			return -1;
+			say(ERR, "receive buffer overflow: events were lost%s",
+			    opt.firmware ? "; rescanning pending firmware requests" : "");
+			rescan(0);
+			continue;
 		}
 		for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
 			if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_CREDENTIALS &&
 			    c->cmsg_len >= CMSG_LEN(sizeof(struct ucred)))
 				cred = (struct ucred *)(void *)CMSG_DATA(c);
-		if (mh.msg_namelen < sizeof(from) || from.pid != 0 || !cred || cred->uid != 0 ||
-		    (mh.msg_flags & MSG_TRUNC) || n == 0) {
-			if (opt.verbose) {
-				struct line l = { .len = 0 };
-
-				add(&l, "dropped a message not from the kernel: port ");
-				add_num(&l, mh.msg_namelen >= sizeof(from) ? (long long)from.pid : -1);
-				add(&l, ", uid ");
-				add_num(&l, cred ? (long long)cred->uid : -1);
-				add(&l, (mh.msg_flags & MSG_TRUNC) ? ", truncated" : "");
-				say(&l, 0);
-			}
+		if (mh.msg_namelen < sizeof(from) || from.pid != 0 || from.groups != 1 || !cred ||
+		    cred->pid != 0 || cred->uid != 0 || (mh.msg_flags & MSG_TRUNC) || n == 0) {
+			if (opt.verbose)
+				say(INFO, "dropped a message not from the kernel: port %d, group %d, pid %d, uid %d%s",
+				    mh.msg_namelen >= sizeof(from) ? (long long)from.pid : -1LL,
+				    mh.msg_namelen >= sizeof(from) ? (long long)from.groups : -1LL,
+				    cred ? (long long)cred->pid : -1LL, cred ? (long long)cred->uid : -1LL,
+				    (mh.msg_flags & MSG_TRUNC) ? ", truncated" : "");
 			continue;
 		}
-		buf[n] = '\0';
-		enqueue(buf, (size_t)n);
+		ev.msg[n] = '\0';
+		ev.len = (size_t)n;
+		why = not_ours(&ev);
+		if (why) {
+			if (opt.verbose)
+				say(INFO, "ignored %q DEVPATH=%q: %s", ev.msg, value(&ev, "DEVPATH") ? value(&ev, "DEVPATH") : "",
+				    why);
+			continue;
+		}
+		held = spawn(&ev) < 0;
 	}
 	return 0;
 }
@@ -814,24 +728,6 @@ static void on_signal(int sig)
 		stop_signal = sig;
 }
 
-/* Fill holes in fds 0-2, so no socket or file of ours becomes one. */
-static void sanitize_fds(void)
-{
-	int fd;
-
-	while (fcntl(2, F_GETFD) < 0 || fcntl(1, F_GETFD) < 0 || fcntl(0, F_GETFD) < 0) {
-		fd = open("/dev/null", O_RDWR | O_NOCTTY);
-		if (fd < 0)
-			fd = open("/", O_RDONLY);
-		if (fd < 0)
-			_exit(EX_SYSTEM);
-		if (fd > 2) {
-			close(fd);
-			break;
-		}
-	}
-}
-
 static int open_socket(void)
 {
 	struct nl_addr a = { .family = AF_NETLINK, .groups = 1 };
@@ -839,251 +735,212 @@ static int open_socket(void)
 
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
 	if (fd < 0) {
-		fail("no netlink: cannot open the kernel's uevent socket (NETLINK_KOBJECT_UEVENT)", NULL, errno);
+		say(ERR, "no netlink: cannot open the kernel's uevent socket (NETLINK_KOBJECT_UEVENT)%e", errno);
 		return -1;
 	}
 	/* The buffer before bind(), so no event arrives into a small one. */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)) < 0 &&
 	    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size)) < 0)
-		fail("cannot set the receive buffer size", NULL, errno);
+		say(ERR, "cannot set the receive buffer size%e", errno);
 	if (setsockopt(fd, SOL_SOCKET, SO_PASSCRED, &one, sizeof(one)) < 0) {
-		fail("cannot ask for sender credentials (SO_PASSCRED)", NULL, errno);
-		goto fail;
+		say(ERR, "cannot ask for sender credentials (SO_PASSCRED)%e", errno);
+		goto close_fd;
 	}
 	scan = attach_filter(fd);
-	if (scan > 0 && opt.verbose) {
-		struct line l = { .len = 0 };
-
-		add(&l, "socket filter attached (scans ");
-		add_num(&l, scan);
-		add(&l, " bytes for the header's end)");
-		say(&l, 0);
-	}
+	if (scan > 0 && opt.verbose)
+		say(INFO, "socket filter attached (scans %d bytes for the header's end)", (long long)scan);
 	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0) {
-		fail("cannot listen to the kernel's uevents (bind to group 1)", NULL, errno);
-		goto fail;
+		say(ERR, "cannot listen to the kernel's uevents (bind to group 1)%e", errno);
+		goto close_fd;
 	}
 	return fd;
-fail:
+close_fd:
 	close(fd);
 	return -1;
 }
 
-/* Lock and write the pid file; the lock holds while we run, so a second
- * hotplugd with the same pid file refuses to start. */
-static int write_pidfile(void)
+/*
+ * -p: lock the pid file and write our pid; the lock holds while we run, so
+ * a second hotplugd with the same file refuses to start. It must be a
+ * regular file with one link, owned by root (never written through a
+ * symlink or a hard link). After the lock, the path must still name the
+ * locked file: a hotplugd that exits unlinks its file before it lets go of
+ * the lock, and whoever opened the file just before would otherwise lock a
+ * file nobody can see, beside a third instance that made a new one. Its
+ * directory is made (0700) if missing. The fd, or -1.
+ */
+static int pidfile(void)
 {
 	struct line l = { .len = 0 };
-	char old[24] = "";
-	int fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+	char old[24];
 
-	if (fd < 0) {
-		fail("cannot open the pid file", opt.pidfile, errno);
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		ssize_t r = read(fd, old, sizeof(old) - 1);
+	for (int tries = 0; tries < 8; tries++) {
+		struct stat fst, pst;
+		char dir[PATH_MAX], *slash;
+		int fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0644);
+		ssize_t r;
 
-		old[r > 0 ? r : 0] = '\0';
-		old[strcspn(old, "\n")] = '\0';
-		add(&l, "already running: ");
-		add_safe(&l, opt.pidfile);
-		add(&l, " is locked (pid ");
-		add_safe(&l, old);
-		add(&l, ")");
-		say(&l, 1);
+		if (fd < 0 && errno == ENOENT && strlen(opt.pidfile) < sizeof(dir)) {
+			memcpy(dir, opt.pidfile, strlen(opt.pidfile) + 1);
+			for (slash = dir + strlen(dir); *slash != '/'; slash--)
+				;
+			if (slash > dir) {
+				*slash = '\0';
+				if (mkdir(dir, 0700) == 0 || errno == EEXIST)
+					fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
+						  O_NONBLOCK, 0644);
+				else
+					errno = ENOENT;
+			}
+		}
+		if (fd < 0) {
+			say(ERR, "cannot open the pid file %q%e", opt.pidfile, errno);
+			return -1;
+		}
+		if (fstat(fd, &fst) < 0 || !S_ISREG(fst.st_mode) || fst.st_nlink != 1 || fst.st_uid != 0) {
+			say(ERR, "refusing the pid file %q: not a regular file with one link owned by root", opt.pidfile);
+			goto close_fd;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			int err = errno;
+
+			r = pread(fd, old, sizeof(old) - 1, 0);
+			old[r > 0 ? r : 0] = '\0';
+			old[strcspn(old, "\n")] = '\0';
+			if (err == EWOULDBLOCK)
+				say(ERR, "already running: %q is locked (pid %q)", opt.pidfile, old);
+			else
+				say(ERR, "cannot lock the pid file %q%e", opt.pidfile, err);
+			goto close_fd;
+		}
+		if (lstat(opt.pidfile, &pst) == 0 && pst.st_dev == fst.st_dev && pst.st_ino == fst.st_ino &&
+		    fstat(fd, &fst) == 0 && fst.st_nlink == 1) {
+			line_fmt(&l, "%d\n", (long long)getpid());
+			if (ftruncate(fd, 0) < 0 || pwrite(fd, l.buf, l.len, 0) != (ssize_t)l.len) {
+				say(ERR, "cannot write the pid file %q%e", opt.pidfile, errno);
+				goto close_fd;
+			}
+			return fd;  /* kept open: the lock */
+		}
+		close(fd);  /* unlinked or replaced between the open and the lock: again */
+		continue;
+close_fd:
 		close(fd);
 		return -1;
 	}
-	add_num(&l, getpid());
-	add(&l, "\n");
-	if (ftruncate(fd, 0) < 0 || pwrite(fd, l.buf, l.len, 0) != (ssize_t)l.len) {
-		fail("cannot write the pid file", opt.pidfile, errno);
-		close(fd);
-		return -1;
-	}
-	return fd;  /* kept open: the lock */
-}
-
-static long parse_num(const char *s, long max)
-{
-	long v = 0;
-
-	if (!*s)
-		return -1;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (v > (max - (*s - '0')) / 10)  /* checked before it can wrap */
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	if (*s == 'K' || *s == 'k' || *s == 'M' || *s == 'm') {
-		long m = *s == 'K' || *s == 'k' ? 1024 : 1024 * 1024;
-
-		if (s[1] || v > max / m)
-			return -1;
-		return v * m;
-	}
-	return *s ? -1 : v;
+	say(ERR, "cannot lock the pid file %q: it was replaced each time", opt.pidfile);
+	return -1;
 }
 
 static void options(int argc, char **argv)
 {
-	int i;
+	struct opts o = { .argc = argc, .argv = argv, .i = 1 };
+	const char *val = NULL;
+	int64_t v;
+	int c;
 
 	opt.program = HOTPLUGD_PROGRAM;
 	opt.sysfs = "/sys";
 	opt.maxjobs = 16;
+	opt.limit_s = LIMIT_S;
 	opt.rcvbuf = 8 * 1024 * 1024;
+	opt.notify = -1;
 	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
-		write_all(1, usage_text, sizeof(usage_text) - 1);
-		write_all(1, help_text, sizeof(help_text) - 1);
+		(void)!write_all(1, usage_text, sizeof(usage_text) - 1);
+		(void)!write_all(1, help_text, sizeof(help_text) - 1);
 		exit(0);
 	}
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		write_all(1, "hotplugd " FWLOAD_VERSION "\n", sizeof("hotplugd " FWLOAD_VERSION "\n") - 1);
+		(void)!write_all(1, "hotplugd " FWLOAD_VERSION "\n", sizeof("hotplugd " FWLOAD_VERSION "\n") - 1);
 		exit(0);
 	}
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		const char *a = argv[i] + 1, *val;
-		long v;
-
-		if (strcmp(a, "-") == 0) {
-			i++;
+	while ((c = opt_next(&o, "vp:s:j:T:x:S:b:D:", &val)) != -1) {
+		switch (c) {
+		case 'v':
+			opt.verbose = 1;
 			break;
-		}
-		for (; *a; a++) {
-			if (*a == 'd' || *a == 'v') {
-				*(*a == 'd' ? &opt.detach : &opt.verbose) = 1;
-				continue;
-			}
-			if (!strchr("psjxSb", *a))
-				usage("unknown option");
-			val = a[1] ? a + 1 : (i + 1 < argc ? argv[++i] : NULL);
-			if (!val)
-				usage("option wants a value");
-			switch (*a) {
-			case 'p':
-				if (val[0] != '/')
-					usage("-p wants an absolute path");
-				opt.pidfile = val;
-				break;
-			case 's':
-				if (strcmp(val, "all") == 0) {
-					opt.all = 1;
-					opt.firmware = 1;
-					break;
-				}
-				if (!*val || strlen(val) > MAX_NAME || strchr(val, '/') || strchr(val, '=') ||
-				    strcmp(val, ".") == 0 || strcmp(val, "..") == 0)
-					usage("-s wants a subsystem name (at most 64 bytes, no '/')");
-				if (opt.nsubsystems == MAX_SUBSYSTEMS)
-					usage("at most 16 -s");
-				opt.subsystems[opt.nsubsystems++] = val;
-				if (strcmp(val, "firmware") == 0)
-					opt.firmware = 1;
-				break;
-			case 'j':
-				v = parse_num(val, MAX_JOBS);
-				if (v < 1 || strchr(val, 'K') || strchr(val, 'k') || strchr(val, 'M') || strchr(val, 'm'))
-					usage("-j wants a number from 1 to 1024");
-				opt.maxjobs = (int)v;
-				break;
-			case 'x':
-				if (val[0] != '/')
-					usage("-x wants an absolute path");
-				opt.program = val;
-				break;
-			case 'S':
-				if (val[0] != '/')
-					usage("-S wants an absolute path (hotplugd -d works from /)");
-				opt.sysfs = val;
-				break;
-			case 'b':
-				v = parse_num(val, 1L << 30);
-				if (v < 4096)
-					usage("-b wants bytes, 4096 to 1G (K and M suffixes)");
-				opt.rcvbuf = (int)v;
+		case 'p':
+		case 'x':
+		case 'S':
+			if (val[0] != '/')
+				usage("-p, -x and -S want an absolute path");
+			*(c == 'p' ? &opt.pidfile : c == 'x' ? &opt.program : &opt.sysfs) = val;
+			break;
+		case 's':
+			if (strcmp(val, "all") == 0) {
+				opt.all = opt.firmware = 1;
 				break;
 			}
+			if (!*val || strlen(val) > MAX_NAME || strchr(val, '/') || strchr(val, '=') ||
+			    strcmp(val, ".") == 0 || strcmp(val, "..") == 0)
+				usage("-s wants a subsystem name (at most 64 bytes, no '/')");
+			if (opt.nsubsystems == MAX_SUBSYSTEMS)
+				usage("at most 16 -s");
+			opt.subsystems[opt.nsubsystems++] = val;
+			opt.firmware |= strcmp(val, "firmware") == 0;
 			break;
+		case 'j':
+			if ((v = parse_num(val, MAX_JOBS, NULL)) < 1)
+				usage("-j wants a number from 1 to 1024");
+			opt.maxjobs = (int)v;
+			break;
+		case 'T':
+			if ((v = parse_num(val, 86400, NULL)) < 1)
+				usage("-T wants seconds, 1 to 86400");
+			opt.limit_s = (int)v;
+			break;
+		case 'b':
+			if ((v = parse_num(val, 1 << 30, "KM")) < 4096)
+				usage("-b wants bytes, 4096 to 1G (K and M suffixes)");
+			opt.rcvbuf = (int)v;
+			break;
+		case 'D':
+			if ((v = parse_num(val, INT_MAX, NULL)) < 3 || syscall(SYS_fcntl, (int)v, F_SETFD, FD_CLOEXEC) < 0)
+				usage("-D wants an open file descriptor, 3 or more");
+			opt.notify = (int)v;
+			break;
+		case ':':
+			usage("option wants a value");
+		default:
+			usage("unknown option");
 		}
 	}
-	if (i < argc)
+	if (o.i < argc)
 		usage("no arguments after the options");
 	if (!opt.nsubsystems && !opt.all) {
 		opt.subsystems[opt.nsubsystems++] = "firmware";
 		opt.firmware = 1;
 	}
-	if (opt.detach && !opt.pidfile)
-		opt.pidfile = "/run/hotplugd.pid";
-}
-
-/*
- * -d: the child carries on, in a new session; the parent waits until the
- * child listens (or has failed) and exits with its status, so that whoever
- * started us knows no event from then on can be missed.
- */
-static int detach(int *ready)
-{
-	int p[2];
-	pid_t pid;
-	unsigned char st;
-
-	if (pipe2(p, O_CLOEXEC) < 0) {
-		fail("cannot detach (pipe)", NULL, errno);
-		exit(EX_SYSTEM);
-	}
-	pid = fork();
-	if (pid < 0) {
-		fail("cannot detach (fork)", NULL, errno);
-		exit(EX_SYSTEM);
-	}
-	if (pid > 0) {
-		ssize_t r;
-
-		close(p[1]);
-		do
-			r = read(p[0], &st, 1);
-		while (r < 0 && errno == EINTR);
-		if (r == 1)
-			_exit(st);
-		_exit(EX_SYSTEM);  /* died without a word: it said why on stderr */
-	}
-	close(p[0]);
-	setsid();
-	*ready = p[1];
-	return 0;
-}
-
-static void tell_ready(int *ready, unsigned char st)
-{
-	if (*ready >= 0) {
-		write_all(*ready, (const char *)&st, 1);
-		close(*ready);
-		*ready = -1;
-	}
 }
 
 int main(int argc, char **argv)
 {
-	struct sigaction sa;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct stat st;
 	sigset_t block, none;
-	int fd, pid_fd = -1, ready = -1, status = EX_SYSTEM;
+	int fd = -1, pid_fd = -1, status = EX_SYSTEM;
 
-	sanitize_fds();
+	if (sanitize_fds() < 0)
+		return EX_SYSTEM;
 	options(argc, argv);
+	to_kmsg = fstat(2, &st) < 0 || S_ISDIR(st.st_mode) ||
+		  (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3));
 	if (geteuid() != 0) {
-		fail("not root: only root can answer firmware requests (run hotplugd as root)", NULL, 0);
+		say(ERR, "not root: only root can answer firmware requests (run hotplugd as root)");
 		return EX_SYSTEM;
 	}
 	if (access(opt.program, X_OK) < 0) {
-		fail("cannot run", opt.program, errno);
+		say(ERR, "cannot run %q%e", opt.program, errno);
 		return EX_SYSTEM;
 	}
+	/* Children run where the kernel runs its helpers: in /, umask 022. */
+	if (chdir("/") < 0) {
+		say(ERR, "cannot change to /%e", errno);
+		return EX_SYSTEM;
+	}
+	umask(022);
 	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC | O_NOCTTY);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
@@ -1099,74 +956,71 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	sigemptyset(&none);
 
-	if (opt.detach) {
-		detach(&ready);
-		if (chdir("/") < 0)
-			goto out;
-	}
-	if (opt.pidfile) {
-		pid_fd = write_pidfile();
-		if (pid_fd < 0)
-			goto out;
-	}
-	fd = open_socket();
-	if (fd < 0)
+	if (opt.pidfile && (pid_fd = pidfile()) < 0)
 		goto out;
-	if (opt.detach) {
-		tell_ready(&ready, 0);
-		if (null_fd >= 0)
-			for (int i = 0; i < 3; i++)
-				dup2(null_fd, i);
-		to_kmsg = 1;
-	}
-	if (opt.verbose) {
-		struct line l = { .len = 0 };
-
-		add(&l, "listening (pid ");
-		add_num(&l, getpid());
-		add(&l, ")");
-		say(&l, 0);
-	}
+	if ((fd = open_socket()) < 0)
+		goto out;
+	if (opt.verbose)
+		say(INFO, "listening (pid %d)", (long long)getpid());
 	rescan(0);
+	if (opt.notify >= 0) {
+		(void)!write_all(opt.notify, "\n", 1);
+		close(opt.notify);
+	}
 
 	while (!stop_signal) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		struct timespec retry = { .tv_sec = 1, .tv_nsec = 0 };
+		struct timespec ts, *wait = NULL;
+		int64_t now, next;
 
 		if (got_child)
 			reap();
-		while (running < opt.maxjobs && q_count > 0) {
-			int before = q_count;
-
-			spawn();
-			if (q_count == before)
-				break;  /* fork failed: try again on the next wake-up */
-		}
-		if (rescan_pos >= 0 && q_count == 0)
+		if (held && running < opt.maxjobs)
+			held = spawn(&ev) < 0;
+		if (!held && rescanning && running < opt.maxjobs)
 			rescan(1);
-		if (q_count == QUEUE_LEN)
-			p.fd = -1;  /* full: let the kernel hold the rest (and its errors) */
-		/* a failed fork leaves work queued: try again in a second */
-		if (ppoll(&p, 1, q_count && running < opt.maxjobs ? &retry : NULL, &none) < 0 &&
-		    errno != EINTR) {
-			fail("poll", NULL, errno);
+		now = now_ms();
+		next = deadlines(now);
+		/* a fork failed with a slot free: again in a while */
+		if (held && running < opt.maxjobs && (next < 0 || next > now + RETRY_MS))
+			next = now + RETRY_MS;
+		if (held || rescanning || running >= opt.maxjobs)
+			p.fd = -1;  /* the socket buffer holds the rest */
+		if (next >= 0) {
+			ts.tv_sec = (time_t)((next - now) / 1000);
+			ts.tv_nsec = (long)((next - now) % 1000 * 1000000);
+			wait = &ts;
+		}
+		if (ppoll(&p, 1, wait, &none) < 0 && errno != EINTR) {
+			say(ERR, "poll%e", errno);
 			goto out;
 		}
 		if ((p.revents & (POLLIN | POLLERR)) && receive(fd) < 0)
 			goto out;
 	}
-	if (opt.verbose) {
-		struct line l = { .len = 0 };
+	if (opt.verbose)
+		say(INFO, "stopped by signal %d", (long long)stop_signal);
+	/* Nothing more is read or started. */
+	for (int64_t end = now_ms() + STOP_WAIT_MS, left; running > 0 && (left = end - now_ms()) > 0;) {
+		struct timespec ts = { .tv_sec = (time_t)(left / 1000), .tv_nsec = (long)(left % 1000 * 1000000) };
 
-		add(&l, "stopped by signal ");
-		add_num(&l, stop_signal);
-		say(&l, 0);
+		ppoll(NULL, 0, &ts, &none);
+		if (got_child)
+			reap();
 	}
+	for (int i = 0; i < opt.maxjobs; i++)
+		if (jobs[i].pid)
+			say(ERR, "exiting with %s for %s (pid %d) still running: it finishes on its own", opt.program,
+			    jobs[i].what, (long long)jobs[i].pid);
 	status = 0;
 out:
-	tell_ready(&ready, (unsigned char)status);
 	if (pid_fd >= 0) {
-		unlink(opt.pidfile);
+		struct stat fst, pst;
+
+		/* unlinked while still locked, and only if it is still ours */
+		if (fstat(pid_fd, &fst) == 0 && lstat(opt.pidfile, &pst) == 0 && pst.st_dev == fst.st_dev &&
+		    pst.st_ino == fst.st_ino)
+			unlink(opt.pidfile);
 		close(pid_fd);
 	}
 	return status;

@@ -4,9 +4,9 @@
 # fast tests under qemu-user for each architecture (make check-cross).
 #
 # ARCH: armhf arm64 riscv64 (default: all). For each: static fwload,
-# fwload-sha256 and fwload-extract (make CROSS_COMPILE=...), dynamic test
-# builds of fwload and fwload-extract and the fault injector are built in a
-# scratch copy of the sources, then test/run-unit runs with the static
+# fwload-sha256, fwload-extract and hotplugd (make CROSS_COMPILE=...), dynamic
+# test builds of fwload and fwload-extract and the fault injector are built
+# in a scratch copy of the sources, then test/run-unit runs with the static
 # programs replaced by "qemu-ARCH PROGRAM" (and the fault cases by
 # qemu-ARCH -E LD_PRELOAD=fault.so fwload-dyn or fwload-extract-dyn). Nothing is
 # decided from the build host's uname. 32-bit armhf is where 64-bit time and
@@ -17,6 +17,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -gt 0 ] || set -- armhf arm64 riscv64
 work=$(mktemp -d "${TMPDIR:-/tmp}/fwload-cross.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+chmod 755 "$work"  # hotplugd-usage runs the wrappers as nobody too
 
 passed=0
 failed=0
@@ -33,18 +34,18 @@ for arch in "$@"; do
 	esac
 	b=$work/$arch
 	mkdir -p "$b/test"
-	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/fwload-extract.c" "$repo/util.h" "$repo/Makefile" \
-		"$repo/VERSION" "$b/"
+	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/fwload-extract.c" "$repo/hotplugd.c" "$repo/util.h" \
+		"$repo/Makefile" "$repo/VERSION" "$b/"
 	cp "$repo/test/fault.c" "$b/test/"
 	echo "=== $arch: make CROSS_COMPILE=$triplet-"
-	if ! make -s -C "$b" CROSS_COMPILE="$triplet-" WERROR=-Werror fwload fwload-sha256 fwload-extract \
+	if ! make -s -C "$b" CROSS_COMPILE="$triplet-" WERROR=-Werror fwload fwload-sha256 fwload-extract hotplugd \
 		test/fwload-dyn test/fwload-extract-dyn test/fault.so; then
 		echo "cross: $arch: build failed"
 		failed=$((failed + 1))
 		continue
 	fi
 	file "$b/fwload" | sed 's/^[^:]*: /  /'
-	for p in fwload fwload-sha256 fwload-extract; do
+	for p in fwload fwload-sha256 fwload-extract hotplugd; do
 		"$triplet-strip" -o "$b/$p.stripped" "$b/$p"
 		echo "  $p static, stripped: $(wc -c <"$b/$p.stripped") bytes"
 		mkdir -p "$b/qemu"  # wrappers with the programs' own names
@@ -54,6 +55,7 @@ for arch in "$@"; do
 	log=$work/$arch.log
 	TEST_FWLOAD=$b/qemu/fwload TEST_FWLOAD_SHA256=$b/qemu/fwload-sha256 TEST_FWDYN=$b/test/fwload-dyn TEST_FAULT=$b/test/fault.so \
 		TEST_FWLOAD_EXTRACT=$b/qemu/fwload-extract TEST_EXTRACT_DYN=$b/test/fwload-extract-dyn \
+		TEST_HOTPLUGD=$b/qemu/hotplugd \
 		TEST_QEMU="$qemu -L /usr/$triplet" SHELLS=${SHELLS:-dash} \
 		sh "$repo/test/run-unit" >"$log" 2>&1
 	grep -v '^ok ' "$log" | sed "s/^/  $arch: /"

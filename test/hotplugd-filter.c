@@ -28,10 +28,9 @@ int main(int argc, char **argv)
 	if (socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return 111;
 	scan = attach_filter(sv[1]);
-	add(&l, "scan ");
-	add_num(&l, scan);
-	add(&l, "\n");
-	write_all(1, l.buf, l.len);
+	line_fmt(&l, "scan %d\n", (long long)scan);
+	if (write_all(1, l.buf, l.len) < 0)
+		return 111;
 	for (;;) {
 		size_t n = 0;
 		ssize_t r;
@@ -45,7 +44,8 @@ int main(int argc, char **argv)
 		if (send(sv[0], line, n, 0) != (ssize_t)n)
 			return 111;
 		r = recv(sv[1], got, sizeof(got), MSG_DONTWAIT);
-		write_all(1, r == (ssize_t)n ? "pass\n" : "drop\n", 5);
+		if (write_all(1, r == (ssize_t)n ? "pass\n" : "drop\n", 5) < 0)
+			return 111;
 	}
 	return 0;
 }

@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * nlsend [-u UID | -U UID] PORT STRING... - send one datagram on NETLINK_KOBJECT_UEVENT
- * to the netlink port id PORT (unicast, which needs no privilege), made of
+ * to the netlink port id PORT (unicast, which needs CAP_NET_ADMIN), made of
  * the STRINGs each ended by a NUL byte: a forged uevent, such as
  *
  *   nlsend 1234 add@/devices/x ACTION=add DEVPATH=/devices/x SUBSYSTEM=firmware
+ *
+ * nlsend -k STRING... - the same message to the kernel's own uevent socket
+ * (port 0), in a netlink header (NLM_F_REQUEST): since Linux 4.18 the kernel
+ * re-broadcasts it to group 1 from port 0, with SEQNUM appended and the
+ * sender's credentials (uevent_net_rcv() in lib/kobject_uevent.c; it needs
+ * CAP_SYS_ADMIN over the network namespace).
  *
  * With -u, first become UID (from root) but keep CAP_NET_ADMIN, as a
  * network daemon running as its own user does: the kernel lets only
@@ -35,8 +41,9 @@ int main(int argc, char **argv)
 {
 	static char buf[8192];
 	struct nl_addr to = { .family = AF_NETLINK };
+	struct { uint32_t len; uint16_t type, flags; uint32_t seq, pid; } *nlh = (void *)buf;
 	size_t n = 0;
-	int fd, i = 1;
+	int fd, i = 1, kernel = argc > 1 && strcmp(argv[1], "-k") == 0;
 
 	if (argc > 2 && (strcmp(argv[1], "-u") == 0 || strcmp(argv[1], "-U") == 0)) {
 		uid_t uid = (uid_t)strtoul(argv[2], NULL, 10);
@@ -52,11 +59,18 @@ int main(int argc, char **argv)
 		}
 		i = 3;
 	}
-	if (argc - i < 2) {
-		fputs("usage: nlsend [-u UID | -U UID] PORT STRING...\n", stderr);
+	if (kernel) {
+		i = 2;
+		n = sizeof(*nlh);  /* the header, filled in below */
+	} else if (argc - i >= 2) {
+		to.pid = (uint32_t)strtoul(argv[i++], NULL, 10);
+	} else {
+		i = argc;  /* PORT and a STRING at least */
+	}
+	if (argc - i < 1) {
+		fputs("usage: nlsend [-u UID | -U UID] PORT STRING...\n       nlsend -k STRING...\n", stderr);
 		return 100;
 	}
-	to.pid = (uint32_t)strtoul(argv[i++], NULL, 10);
 	for (; i < argc; i++) {
 		size_t l = strlen(argv[i]) + 1;
 
@@ -66,6 +80,11 @@ int main(int argc, char **argv)
 		}
 		memcpy(buf + n, argv[i], l);
 		n += l;
+	}
+	if (kernel) {
+		nlh->len = (uint32_t)n;
+		nlh->type = 0x10;  /* NLMSG_MIN_TYPE: lower types are control messages */
+		nlh->flags = 1;    /* NLM_F_REQUEST */
 	}
 	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, 15 /* NETLINK_KOBJECT_UEVENT */);
 	if (fd < 0) {

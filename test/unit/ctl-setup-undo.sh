@@ -89,7 +89,8 @@ sleep 60 &
 daemon=$!
 cat >"$T/hotplugd" <<END
 #!/bin/sh
-echo $daemon >"\$3"
+echo $daemon >"\$2"
+echo >&3
 END
 chmod 755 "$T/hotplugd"
 ctl_ setup

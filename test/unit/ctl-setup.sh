@@ -154,19 +154,20 @@ daemon=$!
 cat >"$T/hotplugd" <<END
 #!/bin/sh
 echo "hotplugd \$*" >>"$T/hotplugd-ran"
-echo $daemon >"\$3"
+echo $daemon >"\$2"
+echo >&3
 END
 chmod 755 "$T/hotplugd"
 mv "$H" "$T/hotplug.off"
 setup
 status_is 0
-file_is "$T/hotplugd-ran" "hotplugd -d -p $RUN/hotplugd.pid
+file_is "$T/hotplugd-ran" "hotplugd -p $RUN/hotplugd.pid -D 3
 "
 read -r pid <"$RUN/hotplugd.pid"
 said "setup: hotplugd (pid $pid), as this kernel has no uevent helper, sysfs fallback forced; rescanning pending requests"
 setup
 status_is 0
-file_is "$T/hotplugd-ran" "hotplugd -d -p $RUN/hotplugd.pid
+file_is "$T/hotplugd-ran" "hotplugd -p $RUN/hotplugd.pid -D 3
 " "hotplugd after a second setup (must not start twice)"
 run ctl status
 grep -qx "helper:   none: no uevent helper in this kernel (CONFIG_UEVENT_HELPER is not set)" "$T/stdout" ||
@@ -199,6 +200,12 @@ wait "$pid"
 setup --helper
 status_is 111
 grep -q "no uevent helper in this kernel" "$T/stderr" || fail "stderr: $(cat "$T/stderr")"
+# A hotplugd that fails before it listens: no line on fd 3.
+printf '#!/bin/sh\nexit 111\n' >"$T/hotplugd"
+setup
+status_is 111
+grep -qx "fwloadctl: setup: $T/hotplugd did not start (the kernel log says why)" "$T/stderr" ||
+	fail "stderr: $(cat "$T/stderr")"
 rm "$T/hotplugd"
 setup
 status_is 111

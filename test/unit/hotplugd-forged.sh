@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Messages sent from user space straight to hotplugd's port id (unicast) are
-# dropped, whoever sends them: root (port id not 0), or a user with
-# CAP_NET_ADMIN (uid not 0, as a network daemon running as its own user).
+# dropped (their port is not 0, and they come to no group), whoever sends
+# them: root, or a user with CAP_NET_ADMIN (uid not 0, as a network daemon
+# running as its own user).
 # Without CAP_NET_ADMIN the kernel refuses to send at all (EPERM). A forged
 # event for a real pending request changes nothing.
 # In a network namespace of its own where unshare(1) can make one (root):
@@ -41,9 +42,9 @@ wait_for "[ \$(grep -c '^hotplugd: dropped a message not from the kernel' '$T/hp
 	"hotplugd did not report 2 dropped messages: $(cat "$T/hpd.err")"
 sleep 0.2
 hpd_stop TERM
-grep -Eq "^hotplugd: dropped a message not from the kernel: port [1-9][0-9]*, uid 0\$" "$T/hpd.err" ||
+grep -Eq "^hotplugd: dropped a message not from the kernel: port [1-9][0-9]*, group 0, pid [1-9][0-9]*, uid 0\$" "$T/hpd.err" ||
 	fail "root's message: $(cat "$T/hpd.err")"
-grep -Eq "^hotplugd: dropped a message not from the kernel: port [1-9][0-9]*, uid 65534\$" "$T/hpd.err" ||
+grep -Eq "^hotplugd: dropped a message not from the kernel: port [1-9][0-9]*, group 0, pid [1-9][0-9]*, uid 65534\$" "$T/hpd.err" ||
 	fail "uid 65534's message: $(cat "$T/hpd.err")"
 [ "$(runs)" = 0 ] || fail "a forged event ran PROGRAM: $(cat "$T"/runs/*)"
 untouched

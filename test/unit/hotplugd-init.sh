@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: MIT
 # contrib/init: the sysvinit script starts hotplugd once (a second start
-# does nothing), reports it, stops it; the runit and s6 run files exec
-# hotplugd in the foreground; the systemd unit (fwload.service) passes
-# systemd-analyze verify where systemd is installed. (The busybox inittab line runs in the stock
-# kernel layer, test/stock.)
+# does nothing), returns once it listens, reports it, stops it; the runit
+# and s6 run files exec hotplugd in the foreground with the one pid file
+# path, s6 with its readiness line on fd 3 (notification-fd); OpenRC puts it
+# in the background with that pid file; the systemd unit (fwload.service)
+# names that pid file and passes systemd-analyze verify where systemd is
+# installed. (The busybox inittab line runs in the stock kernel layer,
+# test/stock.)
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 # shellcheck source=hotplugd-lib
@@ -12,10 +15,10 @@ C=$REPO/contrib/init
 
 standin 0
 mkdir -p "$SYS/class/firmware"
-# the script's hotplugd: ours, with the stand-in and the fake sysfs
+# the script's hotplugd: ours, with the stand-in and the fake sysfs, -v
 cat >"$T/hotplugd" <<END
 #!/bin/sh
-exec "$HPD" -x "$T/prog" -S "$SYS" "\$@"
+exec "$HPD" -v -x "$T/prog" -S "$SYS" "\$@" 2>>"$T/hpd.err"
 END
 chmod 755 "$T/hotplugd"
 initd() {
@@ -30,11 +33,12 @@ status_is 0
 read -r pid <"$T/pid" || fail "no pid file after start"
 HPID=$pid
 kill -0 "$pid" || fail "hotplugd is not running after start"
+grep -q "^hotplugd: listening (pid $pid)" "$T/hpd.err" || fail "start returned before hotplugd listened"
 initd start
 status_is 0
 read -r again <"$T/pid"
 assert_eq "pid after a second start" "$pid" "$again"
-[ "$(pgrep -c -f "^$HPD -x $T/prog")" = 1 ] || fail "more than one hotplugd: $(pgrep -a -f "$HPD")"
+[ "$(pgrep -c -f "hotplugd.* -v -x $T/prog -S $SYS")" = 1 ] || fail "more than one hotplugd: $(pgrep -a -f "hotplugd")"
 initd status
 status_is 0
 stdout_is "hotplugd is running (pid $pid)"
@@ -51,11 +55,27 @@ status_is 0
 wait_for "[ ! -e '$T/pid' ]" "the pid file is still there after stop"
 HPID=
 
+# A start that fails says so.
+printf '#!/bin/sh\nexit 111\n' >"$T/hotplugd"
+initd start
+status_is 1
+stderr_is "hotplugd did not start (the kernel log says why)"
+
 for f in runit/hotplugd/run s6/hotplugd/run; do
 	[ -x "$C/$f" ] || fail "$f is not executable"
-	grep -qx 'exec /sbin/hotplugd' "$C/$f" || fail "$f does not exec /sbin/hotplugd in the foreground"
 done
-grep -qx '::respawn:/sbin/hotplugd' "$C/busybox/inittab" || fail "no inittab line"
+grep -qx 'exec /sbin/hotplugd -p /run/fwload/hotplugd.pid' "$C/runit/hotplugd/run" ||
+	fail "runit: no foreground hotplugd with the pid file"
+grep -qx 'exec /sbin/hotplugd -p /run/fwload/hotplugd.pid -D 3' "$C/s6/hotplugd/run" ||
+	fail "s6: no foreground hotplugd with the pid file and -D 3"
+file_is "$C/s6/hotplugd/notification-fd" "3
+" "s6 notification-fd"
+grep -qx '::respawn:/sbin/hotplugd -p /run/fwload/hotplugd.pid' "$C/busybox/inittab" || fail "no inittab line"
+grep -qx 'command_args="-p /run/fwload/hotplugd.pid"' "$C/openrc/hotplugd" || fail "OpenRC: command_args"
+grep -qx 'command_background=yes' "$C/openrc/hotplugd" || fail "OpenRC: not command_background"
+grep -qx 'pidfile=/run/fwload/hotplugd.pid' "$C/openrc/hotplugd" || fail "OpenRC: pidfile"
+# Nowhere a -d, nowhere another pid file.
+grep -rn -e 'hotplugd.* -d' -e '/run/hotplugd' "$C" && fail "an init file uses -d or another pid file"
 # The systemd unit (fwload.service: setup starts hotplugd) names the one
 # pid file path.
 grep -qx 'PIDFile=/run/fwload/hotplugd.pid' "$C/systemd/fwload.service" || fail "fwload.service: not the pid file path"

@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
-# More pending requests than the queue holds (64): the rescan queues what
-# fits and carries on after them once the queue has drained, so each of
-# the 100 requests runs exactly once -- none left out, none run again
-# (here the requests stay pending after PROGRAM ran: a rescan starting over
-# would run them for ever).
+# Far more pending requests than job slots (100, -j 8): the rescan starts
+# what has a slot, stops, and reads on in the same open directory as
+# slots come free, so each of the 100 requests runs exactly once -- none
+# left out, none run again (here the requests stay pending after PROGRAM
+# ran: a rescan starting over would run them for ever).
 # shellcheck disable=SC2016 # wait_for takes sh code, expanded when it runs
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
@@ -25,9 +25,9 @@ grep -h '^DEVPATH=' "$T"/runs/* | sort -u >"$T/devs"
 [ "$(wc -l <"$T/devs")" = 100 ] || fail "$(wc -l <"$T/devs") different requests ran, want 100"
 
 # The same with requests answered as they run (their directories go, as a
-# real request's does): the rescan carries on at its directory position,
-# not after a count of entries, which the answered ones would shift (36
-# requests were then never run).
+# real request's does): the rescan reads on where it was, not after a
+# count of entries, which the answered ones would shift (36 requests were
+# then never run).
 rm -rf "$SYS/class/firmware" "$SYS$TF" "$T/answered"
 mkdir -p "$SYS$TF"
 cat >"$T/answer" <<END

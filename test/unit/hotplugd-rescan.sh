@@ -3,9 +3,10 @@
 # SYSFS/class/firmware/ as ACTION=add events: PROGRAM runs once for each,
 # with argv [PROGRAM, firmware], exactly the kernel helper's environment
 # (the event's variables, HOME=/, the kernel's PATH), fds 0-2 on /dev/null,
-# no signal blocked or ignored. A firmware-upload device (remaining_size)
-# and the class's timeout file are left alone; without firmware among the
-# subsystems there is no rescan.
+# no signal blocked or ignored, in / with umask 022 (hotplugd itself is
+# started elsewhere with umask 077). A firmware-upload device
+# (remaining_size) and the class's timeout file are left alone; without
+# firmware among the subsystems there is no rescan.
 # shellcheck disable=SC2016 # wait_for takes sh code, expanded when it runs
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
@@ -19,7 +20,10 @@ pending upload.bin
 : >"$REQ/remaining_size"
 echo 60 >"$SYS/class/firmware/timeout"
 
+cd "$T" || fail "cannot cd to $T"
+umask 077
 hpd_start -x "$T/prog" -S "$SYS"
+cd / && umask 022
 wait_for '[ "$(runs)" -ge 2 ]' "PROGRAM ran $(runs) times, want 2; hotplugd: $(cat "$T/hpd.err")"
 sleep 0.3  # a third (wrong) run would show by now
 hpd_stop TERM
@@ -42,6 +46,7 @@ fd1=/dev/null
 fd2=/dev/null
 SigBlk:	0000000000000000
 SigIgn:	0000000000000000
+cwd=/ umask=0022
 END
 done >"$T/want"
 # the order of the two runs is the directory's

@@ -33,8 +33,17 @@ usage -j 99999999999999999999
 usage -b 100
 usage -b 2G
 usage -b 12x
+usage -b 64k
 usage extra
+usage -d
 usage -d extra
+usage -D
+usage -D 2
+usage -D 99
+usage -D x
+usage -T 0
+usage -T 86401
+usage -T 1m
 set --
 i=0
 while [ $i -le 16 ]; do
@@ -47,6 +56,8 @@ run "$HPD" --help
 status_is 0
 grep -q '^usage: hotplugd' "$T/stdout" || fail "--help: $(cat "$T/stdout")"
 grep -q -- "-x PROGRAM .*default /sbin/hotplug" "$T/stdout" || fail "--help names no default PROGRAM"
+grep -q -- "-D FD " "$T/stdout" || fail "--help does not name -D"
+grep -q -- "-T SECONDS " "$T/stdout" || fail "--help does not name -T"
 stderr_is ''
 run "$HPD" --version
 status_is 0

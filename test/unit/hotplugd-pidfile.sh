@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: MIT
+# The pid file is a regular file with one link, owned by root: a hard link
+# to another file, a symbolic link, a file owned by another user and a FIFO
+# are refused (status 111, one line) and never written. And it is never
+# locked after it was unlinked: hotplugd A runs; B has opened the pid file
+# and is held (strace delays its flock by some seconds); A exits (it
+# unlinks the file, then lets go of the lock); C starts and makes a new pid
+# file. B's lock on the unlinked file must not make it a third instance:
+# it sees that the path names another file, tries again, finds C's locked,
+# and refuses.
+# shellcheck disable=SC2016 # wait_for takes sh code, expanded when it runs
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+# shellcheck source=hotplugd-lib
+. "$REPO/test/unit/hotplugd-lib"
+
+standin 0
+mkdir -p "$SYS/class/firmware"
+echo precious >"$T/victim"
+refused() {
+	run timeout 10 "$HPD" -x "$T/prog" -S "$SYS" -p "$1"
+	status_is 111
+	stderr_is "$2"
+	file_is "$T/victim" "precious
+" "the file behind the pid file"
+}
+ln "$T/victim" "$T/hard.pid"
+refused "$T/hard.pid" "hotplugd: refusing the pid file $T/hard.pid: not a regular file with one link owned by root"
+ln -s victim "$T/sym.pid"
+refused "$T/sym.pid" "hotplugd: cannot open the pid file $T/sym.pid: errno 40 (ELOOP)"
+echo 1 >"$T/user.pid"
+chown 65534 "$T/user.pid"
+refused "$T/user.pid" "hotplugd: refusing the pid file $T/user.pid: not a regular file with one link owned by root"
+file_is "$T/user.pid" "1
+" "a pid file owned by another user"
+mkfifo "$T/fifo.pid"
+refused "$T/fifo.pid" "hotplugd: refusing the pid file $T/fifo.pid: not a regular file with one link owned by root"
+
+# The third instance. strace makes B's first flock() wait DELAY seconds
+# after B opened the file; the case cannot decide if A's exit and C's
+# start did not fit into that time (a slow machine): then once more with
+# a longer delay.
+command -v strace >/dev/null || fail "strace is missing: make check-fast installs it"
+# opened PID FILE: process PID has FILE open (called from wait_for's eval).
+# shellcheck disable=SC2317
+opened() {
+	for _f in /proc/"$1"/fd/*; do
+		[ "$(readlink "$_f" 2>/dev/null)" = "$2" ] && return 0
+	done
+	return 1
+}
+PID=$T/pid
+for delay in 3 6 12; do
+	rm -f "$PID" "$T/b.err" "$T/strace"
+	hpd_start -x "$T/prog" -S "$SYS" -p "$PID"
+	strace -o "$T/strace" -e trace=flock -e inject=flock:delay_enter=${delay}000000:when=1 \
+		"$HPD" -v -x "$T/prog" -S "$SYS" -p "$PID" 2>"$T/b.err" &
+	tracer=$!
+	b=
+	wait_for '{ [ -n "$b" ] || b=$(pgrep -P $tracer); } && opened "$b" "$PID"' \
+		"B did not open the pid file: $(cat "$T/b.err")"
+	hpd_stop TERM
+	no_file "$PID" "A's pid file after A exited"
+	hpd_start -x "$T/prog" -S "$SYS" -p "$PID"
+	c=$HPID
+	# Did B's flock() wait until now?
+	if alive "$b" && [ ! -s "$T/b.err" ]; then
+		trap 'kill "$b" 2>/dev/null; hpd_kill; rm -rf "$T"' EXIT
+		wait_for "! alive $b" "B (pid $b) did not refuse: it runs beside C" $((delay + 10))
+		wait "$tracer"
+		cat "$T/strace" >>"$T/b.err"
+		grep -q "^hotplugd: already running: $PID is locked (pid $c)\$" "$T/b.err" ||
+			fail "B (pid $b) did not refuse: $(cat "$T/b.err")"
+		grep -q 'listening' "$T/b.err" && fail "B listened: $(cat "$T/b.err")"
+		file_is "$PID" "$c
+" "C's pid file"
+		hpd_stop TERM
+		exit 0
+	fi
+	echo "B's flock returned before C started (delay $delay s): again"
+	kill "$b" 2>/dev/null
+	wait "$tracer"
+	hpd_stop TERM
+done
+fail "the race could not be set up: B's flock was never delayed long enough"
