@@ -69,7 +69,7 @@ static struct {
 } opt;
 
 static char req[PATH_MAX];    /* SYSFS/DEVPATH */
-static struct line msg;       /* the outcome, said after the answer */
+static struct line msg, out;  /* the outcome, said after the answer; the line logged */
 static char child_line[201];  /* COMMAND's first line on stderr */
 static size_t child_len;
 static int child_err = -1, child_nl, sigfd = -1, stop_signal;
@@ -99,58 +99,58 @@ static void to_stderr(const char *text)
 		(void)write_all(2, l.buf, l.len);
 }
 
-/* The log file's writer: it holds nothing but fd 0, the pipe its exit closes. */
-static int write_log(void *line)
+/* The log file's writer: it holds nothing but the pipe its exit closes. */
+static int write_log(void *pipe_end)
 {
-	struct line *l = line;
 	struct stat st;
 	int fd;
 
+	dup2((int)(intptr_t)pipe_end, 0);
 	syscall(SYS_close_range, 1, ~0U, 0);
 	fd = open(opt.log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
-		(void)write_all(fd, l->buf, l->len);
+		(void)write_all(fd, out.buf, out.len);
 	_exit(0);
 }
 
 /*
- * One line to the log: /dev/kmsg opened O_NONBLOCK, the line cut to 976
- * bytes with "..." (the kernel refuses a longer write whole); a
- * non-blocking datagram to /dev/log; a regular file with one link, never
+ * One line to the log: a non-blocking datagram to /dev/log; /dev/kmsg
+ * opened O_NONBLOCK, the line cut to 976 bytes with "..." (the kernel
+ * refuses a longer write whole); a regular file with one link, never
  * through a link, written by a child we wait for one second at most (a
- * frozen file system keeps the child, not us: a clone with fork's
- * semantics, without fork's locks).
+ * frozen file system keeps the child, not us; clone(): fork's semantics
+ * without fork's locks).
  */
 static void say(int level, const char *text, int to_err)
 {
-	static long long stack[2048];
+	static long long stack[2048];  /* the writer's */
 	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
-	struct line l = { .len = 0 };
-	int kmsg = strcmp(opt.log, "kmsg") == 0, fd = -1, p[2];
+	size_t max = strcmp(opt.log, "kmsg") ? sizeof(out.buf) - 1 : 976;
+	int fd = -1, p[2];
 	pid_t pid;
 
 	if (to_err || opt.verbose)
 		to_stderr(text);
+	out.len = 0;
 	if (strcmp(opt.log, "syslog") == 0) {
-		line_fmt(&l, "<%d>fwload[%d]: %s", 24LL + level, (long long)getpid(), text);
-		if ((fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
-			(void)!sendto(fd, l.buf, l.len, MSG_DONTWAIT | MSG_NOSIGNAL, (struct sockaddr *)&sa, sizeof(sa));
-	} else if (kmsg || opt.log[0] == '/') {
-		if (kmsg)
-			line_fmt(&l, "<%d>", (long long)level);
-		line_fmt(&l, "fwload: %s", text);
-		if (l.len > (kmsg ? 976 : sizeof(l.buf)) - 2)  /* cut, and say so: the newline must fit */
-			memcpy(l.buf + (l.len = (kmsg ? 976 : sizeof(l.buf)) - 2) - 3, "...", 4);
-		line_put(&l, '\n');
-		if (kmsg && (fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) >= 0)
-			(void)!write(fd, l.buf, l.len);
-		if (!kmsg && pipe2(p, O_CLOEXEC) == 0) {
+		line_fmt(&out, "<%d>fwload[%d]: %s", 24LL + level, (long long)getpid(), text);
+		if ((fd = (int)syscall(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
+			(void)!sendto(fd, out.buf, out.len, MSG_DONTWAIT | MSG_NOSIGNAL,
+				      (struct sockaddr *)&sa, sizeof(sa));
+	} else {
+		if (max == 976)
+			line_fmt(&out, "<%d>", (long long)level);
+		line_fmt(&out, "fwload: %s", text);
+		if (out.len > max - 1)  /* cut, and say so: the newline must fit */
+			memcpy(out.buf + (out.len = max - 1) - 3, "...", 4);
+		line_put(&out, '\n');
+		if (max == 976 && (fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) >= 0) {
+			(void)!write(fd, out.buf, out.len);
+		} else if (opt.log[0] == '/' && syscall(SYS_pipe2, p, O_CLOEXEC) == 0) {
 			struct pollfd done = { .fd = p[0], .events = POLLIN };
 
-			dup2(p[1], 0);
+			pid = clone(write_log, stack + 2048, SIGCHLD, (void *)(intptr_t)p[1]);
 			close(p[1]);
-			pid = clone(write_log, stack + 2048, SIGCHLD, &l);
-			close(0);
 			if (pid > 0 && poll(&done, 1, 1000) == 1)  /* its exit closed the pipe */
 				waitpid(pid, NULL, 0);
 			close(p[0]);
@@ -186,7 +186,8 @@ static int64_t left_ms(void)
  * URG, WINCH and the stop signals) is blocked from the start, 32 and 33,
  * which the C library keeps for itself, included (raw system calls): it
  * stays pending, is seen here, and wakes every wait through a signalfd. So
- * no signal ends us between "1" and the answer.
+ * no signal ends us between "1" and the answer. SIGCHLD goes back to its
+ * default, whatever we inherited: waitpid() needs it.
  */
 static void block_signals(void)
 {
@@ -196,12 +197,12 @@ static void block_signals(void)
 	unsigned long all[16 / sizeof(long)];
 
 	memset(all, 0xff, sizeof(all));
-	for (unsigned s = 1; s < NSIG; s++)
-		if (!memchr(go_on, (int)s, sizeof(go_on)))
-			stop_set[(s - 1) / LBITS] |= 1UL << (s - 1) % LBITS;
+	memset(stop_set, 0xff, sizeof(stop_set));
+	for (size_t i = 0; i < sizeof(go_on); i++)
+		stop_set[(go_on[i] - 1) / LBITS] &= ~(1UL << (go_on[i] - 1) % LBITS);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, all, NULL, KSIG_BYTES);
 	sigfd = (int)syscall(SYS_signalfd4, -1, stop_set, KSIG_BYTES, SFD_NONBLOCK | SFD_CLOEXEC);
-	syscall(SYS_rt_sigaction, SIGCHLD, dfl, NULL, KSIG_BYTES);  /* waitpid() needs it, whatever we inherited */
+	syscall(SYS_rt_sigaction, SIGCHLD, dfl, NULL, KSIG_BYTES);
 }
 
 /* The first stop signal pending, or 0. */
@@ -230,23 +231,21 @@ static void read_child_err(void)
 	char b[512];
 	ssize_t r = read(child_err, b, sizeof(b));
 
-	if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
-		close(child_err);
-		child_err = -1;
-	}
+	if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN))
+		close(child_err), child_err = -1;
 	for (ssize_t i = 0; i < r && !child_nl; i++)
 		if (!(child_nl = b[i] == '\n') && child_len < sizeof(child_line) - 1)
 			child_line[child_len++] = b[i];
 }
 
-/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask;
+/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask:
  * its pid, or 0 with msg set. */
 static pid_t start_cmd(int in, int *out)
 {
 	int o[2] = { -1, -1 }, e[2] = { -1, -1 };
 	pid_t pid = -1;
 
-	if (pipe2(o, O_CLOEXEC) == 0 && pipe2(e, O_CLOEXEC) == 0 && (pid = vfork()) == 0) {
+	if (syscall(SYS_pipe2, o, O_CLOEXEC) == 0 && syscall(SYS_pipe2, e, O_CLOEXEC) == 0 && (pid = vfork()) == 0) {
 		struct line l = { .len = 0 };  /* the child only resets its own state, then execs */
 		extern char **environ;
 
@@ -261,10 +260,8 @@ static pid_t start_cmd(int in, int *out)
 	if (pid < 0)
 		fail("cannot start %q%e", opt.cmd[0], errno);
 	close(o[1]), close(e[1]);
-	if (pid < 0) {
-		close(o[0]), close(e[0]);
-		return 0;
-	}
+	if (pid < 0)
+		return close(o[0]), close(e[0]), 0;
 	*out = o[0];
 	child_err = e[0];
 	return pid;
@@ -274,15 +271,12 @@ static pid_t start_cmd(int in, int *out)
  * wait status, or -1 if we killed it. */
 static int end_cmd(pid_t pid, int64_t ms)
 {
-	int ws = -1;
 	int64_t until = now_ms() + ms, step = 1;
+	int ws = -1;
 
-	for (;;) {
+	for (pid_t r; (r = waitpid(pid, &ws, WNOHANG)) != pid && (r >= 0 || errno == EINTR);) {
 		struct pollfd p[2] = { { .fd = child_err, .events = POLLIN } };
-		pid_t r = waitpid(pid, &ws, WNOHANG);
 
-		if (r == pid || (r < 0 && errno != EINTR))
-			break;
 		if (stopped() || now_ms() >= until) {
 			/* A child in uninterruptible sleep (a dead network file
 			 * system) may not die at once: wait 1 s at most, never for
@@ -299,8 +293,7 @@ static int end_cmd(pid_t pid, int64_t ms)
 			step *= 2;
 	}
 	if (child_err >= 0)
-		close(child_err);
-	child_err = -1;
+		close(child_err), child_err = -1;
 	return ws;
 }
 
@@ -312,19 +305,16 @@ enum fault { OK, F_READ, F_WRITE, F_SHRANK, F_BIG, F_SILENT, F_LATE, F_STOP };
  * the stream speaking): OK, or why not. */
 static enum fault wait_input(int in)
 {
-	int64_t quiet_end = now_ms() + opt.quiet_s * 1000;
+	int64_t quiet_end = now_ms() + opt.quiet_s * 1000, left, quiet;
 
-	for (;;) {
+	for (int r;;) {
 		struct pollfd p[3] = { { .fd = in, .events = POLLIN }, { .fd = child_err, .events = POLLIN } };
-		int64_t left = left_ms(), quiet = quiet_end - now_ms();
-		int r;
 
 		if (stopped())
 			return F_STOP;
-		if (left <= 0 || quiet <= 0)
+		if ((left = left_ms()) <= 0 || (quiet = quiet_end - now_ms()) <= 0)
 			return left <= 0 ? F_LATE : F_SILENT;
-		r = wait_fds(p, 2, left < quiet ? left : quiet);
-		if (r > 0 && p[1].revents)
+		if ((r = wait_fds(p, 2, left < quiet ? left : quiet)) > 0 && p[1].revents)
 			read_child_err();
 		if ((r > 0 && p[0].revents) || (r < 0 && errno != EINTR))
 			return OK;  /* read() says what went wrong */
@@ -361,8 +351,7 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 		if (fast && left > 0) {
 			r = size >= 0 ? sendfile(data, in, &off, (size_t)left)  /* all at once */
 				      : splice(in, NULL, data, NULL, want, SPLICE_F_MOVE);
-			err = errno;
-			if (r < 0 && err == EINTR)
+			if (r < 0 && (err = errno) == EINTR)
 				continue;
 			if (r < 0 && *n == 0 && (err == EINVAL || err == ENOSYS || err == EOPNOTSUPP ||
 						 err == EBADF || err == ESPIPE)) {
@@ -376,10 +365,8 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 			r = size >= 0 ? pread(in, buf, want, off) : read(in, buf, want ? want : 1);
 			if (r < 0 && errno == EINTR)
 				continue;
-			if (r < 0)
-				return F_READ;
-			if (r > 0 && left == 0)
-				return F_BIG;
+			if (r < 0 || (r > 0 && left == 0))
+				return r < 0 ? F_READ : F_BIG;
 			if (r > 0 && write_all(data, buf, (size_t)r) < 0)
 				return F_WRITE;
 		}
@@ -395,8 +382,8 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
  * The -r fallback: name walked one component at a time, each opened
  * O_PATH|O_NOFOLLOW from the directory before it; a link's text is read
  * from the link opened (never looked up again) and walked in turn, at
- * most 40. Returns the O_PATH handle of what name leads to, its real path
- * in real: nothing swapped in meanwhile makes that path name another file.
+ * most 40. The O_PATH handle of what name leads to, and its real path in
+ * real: nothing swapped in meanwhile makes that path name another file.
  * At "/" the next name is opened whole ("/x"), never "/" itself (which
  * qemu-user's -L would take for its prefix).
  */
@@ -409,20 +396,18 @@ static int walk(const char *name, char *real)
 	struct stat st;
 	ssize_t n;
 
-	if (strlen(name) >= sizeof(todo))
+	if ((n = (ssize_t)strlen(name)) >= (ssize_t)sizeof(todo))
 		return errno = ENAMETOOLONG, -1;
-	strcpy(todo, name);
+	memcpy(todo, name, (size_t)n + 1);
 	if (*p != '/') {  /* from the working directory (the raw call: no malloc) */
 		if (syscall(SYS_getcwd, real, PATH_MAX) < 0 || real[0] != '/' ||
 		    (d = open(".", O_PATH | O_CLOEXEC)) < 0)
 			return -1;
 		len = real[1] ? strlen(real) : 0;
 	}
-	for (;;) {
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
+	while (*p) {
+		if (*p == '/' && p++)
+			continue;
 		c = *(end = strchrnul(p, '/'));
 		*end = '\0';
 		dots = strcmp(p, ".") == 0 ? 1 : strcmp(p, "..") == 0 ? 2 : 0;
@@ -444,7 +429,8 @@ static int walk(const char *name, char *real)
 			close(fd);
 			link[0] = '/';
 			memcpy(link + 1 + n, end, strlen(end) + 1);
-			strcpy(p = todo, link[1] == '/' || d != AT_FDCWD ? link + 1 : link);
+			n = link[1] == '/' || d != AT_FDCWD;  /* "/" in front, or not */
+			memcpy(p = todo, link + n, strlen(link + n) + 1);
 			if (*p == '/' && d != AT_FDCWD)
 				close(d), d = AT_FDCWD, len = 0;
 			continue;
@@ -505,24 +491,19 @@ static int open_path(void)
 		err = errno;
 		close(d);
 	}
-	if (p < 0 && err != ENOSYS && err != EXDEV && err != EAGAIN)
-		errno = err;
-	else if (p < 0)
-		p = opt.nroots ? walk(opt.image, real) : open(opt.image, O_PATH | O_CLOEXEC);
-	else
+	if (p >= 0)
 		return p;
-	if (p < 0) {
-		fail("cannot open %q%e", opt.image, errno);
-		return -1;
-	}
-	for (int i = 0; i < opt.nroots; i++) {
-		int r = walk(opt.roots[i], root);
-		size_t k = strlen(root);
+	if (err != ENOSYS && err != EXDEV && err != EAGAIN)
+		return fail("cannot open %q%e", opt.image, err), -1;
+	if ((p = opt.nroots ? walk(opt.image, real) : open(opt.image, O_PATH | O_CLOEXEC)) < 0)
+		return fail("cannot open %q%e", opt.image, errno), -1;
+	for (int i = 0, r; i < opt.nroots; i++) {
+		size_t k;
 
-		if (r < 0)
+		if ((r = walk(opt.roots[i], root)) < 0)
 			continue;
 		close(r);
-		if (k == 1 || (strncmp(real, root, k) == 0 && real[k] == '/'))
+		if ((k = strlen(root)) == 1 || (memcmp(real, root, k) == 0 && real[k] == '/'))
 			return p;
 	}
 	if (!opt.nroots)
@@ -553,12 +534,12 @@ static int reopen(int p, const struct stat *pre, struct stat *st)
 		if (slash)
 			path.buf[slash == opt.image ? 1 : slash - opt.image] = '\0';
 		h->handle_bytes = 128;
-		if ((d = open(path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-			return fail("cannot open %q without /proc%e", opt.image, errno), -1;
-		if (fstat(d, st) == 0 && st->st_dev == pre->st_dev &&
-		    name_to_handle_at(p, "", h, &mnt, AT_EMPTY_PATH) == 0)
-			fd = open_by_handle_at(d, h, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-		close(d);
+		if ((d = open(path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+			if (fstat(d, st) == 0 && st->st_dev == pre->st_dev &&
+			    name_to_handle_at(p, "", h, &mnt, AT_EMPTY_PATH) == 0)
+				fd = open_by_handle_at(d, h, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+			close(d);
+		}
 		if (fd < 0)
 			return fail("cannot open %q without /proc%e", opt.image, errno), -1;
 	}
@@ -597,13 +578,6 @@ static int open_image(struct stat *st)
 close_path:
 	close(p);
 	return fd;
-}
-
-static int same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_size == b->st_size && a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
 /* --- The configuration cache's stamp (-I, -K). --- */
@@ -678,23 +652,22 @@ static int cache_fresh(const char *cache, const char **why)
 	    memcmp(tail, end, sizeof(tail)) != 0)
 		goto close_cache;
 	*why = "no stamp line";
-	if ((r = pread(fd, head, sizeof(head) - 1, 0)) <= 0 || !(nl = memchr(head, '\n', (size_t)r)) ||
-	    strncmp(head, magic, sizeof(magic) - 1) != 0)
+	if ((r = pread(fd, head, sizeof(head) - 1, 0)) <= 0 || (head[r] = '\0', !(nl = strchr(head, '\n'))) ||
+	    memcmp(head, magic, sizeof(magic) - 1) != 0)
 		goto close_cache;
 	*nl = '\0';
 	*why = "an input changed";
-	/* " ENC ID" pairs: each ENC decoded, that path stamped again. */
+	/* " ENC ID" pairs: each ENC decoded, that path stamped again, the
+	 * whole compared (what -I would not write never matches). */
 	memcpy(stamp.buf, magic, stamp.len = sizeof(magic) - 1);
 	for (p = head + stamp.len; *p == ' ';) {
 		for (q = path, p++; *p && *p != ' '; q++, p++) {
-			unsigned hi, lo;
+			unsigned hi = (unsigned)(p[1] - (p[1] <= '9' ? '0' : 'A' - 10)), lo;
 
 			if ((*q = *p) != '%')
 				continue;
-			hi = (unsigned)(p[1] - (p[1] <= '9' ? '0' : 'A' - 10));
-			lo = (unsigned)(p[2] - (p[2] <= '9' ? '0' : 'A' - 10));
-			if (hi > 15 || lo > 15 || !(hi | lo))
-				goto close_cache;  /* not as -I writes it */
+			if (hi > 15 || (lo = (unsigned)(p[2] - (p[2] <= '9' ? '0' : 'A' - 10))) > 15)
+				goto close_cache;
 			*q = (char)(hi << 4 | lo);
 			p += 2;
 		}
@@ -816,7 +789,7 @@ struct load { int dir, loading, data, img, in; pid_t pid; };
  */
 static int load(struct load *l)
 {
-	struct stat st, after;
+	struct stat st, now;
 	int64_t n = 0, left, quiet = opt.quiet_s * 1000;
 	int ws = 0;
 	enum fault f;
@@ -834,8 +807,7 @@ static int load(struct load *l)
 		return fail("cannot start: write 1 to %q/loading%e", req, errno), gone() ? GONE : ABORTED;
 	f = copy(l->in, l->data, l->img >= 0 && !l->pid ? st.st_size : -1, &n);
 	if (l->pid && f == OK) {  /* EOF: COMMAND has the silence limit to exit */
-		left = left_ms();
-		ws = end_cmd(l->pid, left < quiet ? left : quiet);
+		ws = end_cmd(l->pid, (left = left_ms()) < quiet ? left : quiet);
 		l->pid = 0;
 		if (ws == -1)
 			f = left < quiet ? F_LATE : F_SILENT;
@@ -860,12 +832,15 @@ static int load(struct load *l)
 		     l->img >= 0 ? opt.image : "standard input");
 		if (child_len)
 			line_fmt(&msg, ": %q", child_line);
-	} else if (n == 0)
+	} else if (n == 0) {
 		fail("empty image from %q", opt.source);
-	else if (l->img >= 0 && (fstat(l->img, &after) < 0 || !same_file(&st, &after) ||
-				 (!opt.cmd && pread(l->img, &c, 1, (off_t)n) != 0)))
+	} else if (l->img >= 0 && (fstat(l->img, &now) < 0 || now.st_size != st.st_size ||
+				   now.st_ino != st.st_ino || now.st_dev != st.st_dev ||
+				   now.st_mtim.tv_sec != st.st_mtim.tv_sec || now.st_mtim.tv_nsec != st.st_mtim.tv_nsec ||
+				   now.st_ctim.tv_sec != st.st_ctim.tv_sec || now.st_ctim.tv_nsec != st.st_ctim.tv_nsec ||
+				   (!opt.cmd && pread(l->img, &c, 1, (off_t)n) != 0))) {
 		fail("file changed while being copied: %q", opt.image);
-	else {
+	} else {
 		msg.len = 0;
 		line_fmt(&msg, "loaded %q (%d bytes, %d ms) from %q for %q", opt.name, (long long)n,
 			 (long long)(now_ms() - opt.start), opt.source, opt.devpath);
@@ -953,7 +928,7 @@ static int has_dotdot(const char *p)
 
 int main(int argc, char **argv)
 {
-	const char *env, *val, *lmsg = NULL, *cache = NULL, *why, *roots[argc];
+	const char *env = getenv("TIMEOUT"), *val, *lmsg = NULL, *cache = NULL, *why, *roots[argc];
 	static struct line src;
 	struct opts o = { .argc = argc, .argv = argv, .i = 1 };
 	int c, cancel = 0, stamp_only = 0;
@@ -962,17 +937,15 @@ int main(int argc, char **argv)
 		return EX_SYSTEM;
 	opt.start = now_ms();
 	block_signals();
-	env = getenv("SYSFS");
-	opt.sysfs = env && *env ? env : "/sys";
+	if ((opt.wait_s = env ? parse_num(env, 86400, NULL) : -1) <= 0)
+		opt.wait_s = 60;
+	opt.sysfs = (env = getenv("SYSFS")) && *env ? env : "/sys";
 	opt.name = getenv("FIRMWARE");
 	opt.log = "kmsg";
 	opt.lockdir = "/run/fwload/lock";
 	opt.roots = roots;
 	opt.deadline_s = 300;
 	opt.max_size = 256 << 20;  /* linux-firmware's largest is far below */
-	env = getenv("TIMEOUT");
-	opt.wait_s = env && parse_num(env, 86400, NULL) > 0 ? parse_num(env, 86400, NULL) : 60;
-
 	if (argc == 2 && strcmp(argv[1], "--help") == 0)
 		return write_all(1, usage_text, sizeof(usage_text) - 1) ? EX_SYSTEM : 0;
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
@@ -1043,7 +1016,8 @@ int main(int argc, char **argv)
 		return 0;
 	opt.image = cancel ? "" : argv[1];
 	opt.cmd = argc > 2 ? argv + 2 : NULL;
-	strcat(strcpy(req, opt.sysfs), opt.devpath);
+	memcpy(req, opt.sysfs, strlen(opt.sysfs));
+	memcpy(req + strlen(opt.sysfs), opt.devpath, strlen(opt.devpath) + 1);
 	if (!opt.name || !*opt.name)
 		opt.name = strrchr(opt.devpath, '/')[1] ? strrchr(opt.devpath, '/') + 1 : opt.devpath;
 	opt.quiet_s = opt.wait_s ? opt.wait_s : 60;  /* a silent stream */
