@@ -162,10 +162,8 @@ static void say(int level, const char *text, int to_err)
 
 static void usage(const char *why)
 {
-	struct line l = { .len = 0 };
-
-	line_fmt(&l, "fwload: %s\n%s", why, usage_text);
-	(void)write_all(2, l.buf, l.len);
+	to_stderr(why);
+	(void)write_all(2, usage_text, sizeof(usage_text) - 1);
 	exit(EX_USAGE);
 }
 
