@@ -34,6 +34,9 @@
 #ifndef FWLOAD_VERSION
 #define FWLOAD_VERSION "unknown"
 #endif
+#ifndef SYS_close_range
+#define SYS_close_range 436  /* Linux 5.9; the generic number (headers older than 5.9) */
+#endif
 
 #define UTIL static __attribute__((unused))
 
@@ -186,13 +189,13 @@ UTIL int sanitize_fds(void)
 /*
  * In a child, before execve: every signal back to its default action and
  * unblocked, fds 3 and up closed (ours are close-on-exec; what our starter
- * left open is not; close_range: Linux 5.9, below the 5.10 these programs
- * need). The raw rt_sigaction reaches the signals libc keeps for itself
- * (32, 33), which an ignoring parent may have left ignored; an all-zero
- * kernel sigaction is SIG_DFL, no flags, an empty mask in every
- * architecture's layout (and all zeros are an empty sigset), and the
- * kernel's sigset is 8 bytes (16 on MIPS: NSIG 65 or 129). Safe after
- * vfork(): it touches no memory of ours.
+ * left open is not; close_range: Linux 5.9, before it the child keeps
+ * them, doc/embedded.md). The raw rt_sigaction reaches the signals libc
+ * keeps for itself (32, 33), which an ignoring parent may have left
+ * ignored; an all-zero kernel sigaction is SIG_DFL, no flags, an empty
+ * mask in every architecture's layout (and all zeros are an empty sigset),
+ * and the kernel's sigset is 8 bytes (16 on MIPS: NSIG 65 or 129). Safe
+ * after vfork(): it touches no memory of ours.
  */
 UTIL void child_reset(void)
 {
