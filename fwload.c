@@ -106,7 +106,7 @@ static int write_log(void *pipe_end)
 	int fd;
 
 	dup2((int)(intptr_t)pipe_end, 0);
-	syscall(SYS_close_range, 1, ~0U, 0);
+	close_from(1);
 	fd = open(opt.log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
 		(void)write_all(fd, out.buf, out.len);

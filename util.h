@@ -28,14 +28,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
 #ifndef FWLOAD_VERSION
 #define FWLOAD_VERSION "unknown"
-#endif
-#ifndef SYS_close_range
-#define SYS_close_range 436  /* Linux 5.9; the generic number (headers older than 5.9) */
 #endif
 
 #define UTIL static __attribute__((unused))
@@ -187,10 +185,29 @@ UTIL int sanitize_fds(void)
 }
 
 /*
+ * Close every fd from first up: close_range (Linux 5.9), else one close()
+ * per fd below the fd limit, at most 2^20 (a kernel or headers without it). No memory
+ * of ours touched: safe after vfork().
+ */
+UTIL void close_from(int first)
+{
+	struct rlimit rl;
+
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0)
+		return;
+#endif
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur > 1 << 20)
+		rl.rlim_cur = 1 << 20;  /* no fd above fs.nr_open's default */
+	for (int fd = first; fd < (int)rl.rlim_cur; fd++)
+		close(fd);
+}
+
+/*
  * In a child, before execve: every signal back to its default action and
  * unblocked, fds 3 and up closed (ours are close-on-exec; what our starter
- * left open is not; close_range: Linux 5.9, before it the child keeps
- * them, doc/embedded.md). The raw rt_sigaction reaches the signals libc
+ * left open is not): close_range (Linux 5.9), else one close() per fd up
+ * to the fd limit (older kernels and headers). The raw rt_sigaction reaches the signals libc
  * keeps for itself (32, 33), which an ignoring parent may have left
  * ignored; an all-zero kernel sigaction is SIG_DFL, no flags, an empty
  * mask in every architecture's layout (and all zeros are an empty sigset),
@@ -204,7 +221,7 @@ UTIL void child_reset(void)
 	for (int s = 1; s < NSIG; s++)
 		syscall(SYS_rt_sigaction, s, dfl, NULL, (NSIG + 6) / 8);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, dfl, NULL, (NSIG + 6) / 8);
-	syscall(SYS_close_range, 3, ~0U, 0);
+	close_from(3);
 }
 
 /* --- Numbers and options --- */
