@@ -9,7 +9,7 @@
  *   1. open the request's directory once; loading and data relative to it
  *      (a request replaced at the same DEVPATH is never written to)
  *   2. leave firmware-upload devices alone (writing starts a flash) -> 6
- *   3. lock LOCKDIR/REQUEST, a file only root can open: one answerer per
+ *   3. lock LOCKDIR/DEV-INO, a file only root can open: one answerer per
  *      request; held elsewhere                                   -> exit 5
  *   4. open the image (never a FIFO or a device: O_PATH, fstat, reopen),
  *      inside the -r directories; start COMMAND if any
@@ -29,6 +29,7 @@
 #define _TIME_BITS 64
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/sendfile.h>
@@ -39,7 +40,7 @@
 #include "util.h"
 
 #ifndef SYS_openat2
-#define SYS_openat2 437  /* the same number on every architecture */
+#define SYS_openat2 437  /* Linux 5.6; the generic number */
 #endif
 
 enum { LOADED = 0, CANCELLED = 1, ABORTED = 2, STOPPED = 3, BUSY = 5, NOT_REQUEST = 6,
@@ -67,8 +68,8 @@ static struct {
 	int64_t wait_s, quiet_s, deadline_s, max_size, start;
 } opt;
 
-static char req[PATH_MAX];  /* SYSFS/DEVPATH */
-static struct line msg;     /* the outcome, said after the answer */
+static char req[PATH_MAX];    /* SYSFS/DEVPATH */
+static struct line msg, out;  /* the outcome, said after the answer; the line logged */
 static char child_line[201];  /* COMMAND's first line on stderr */
 static size_t child_len;
 static int child_err = -1, child_nl, sigfd = -1, stop_signal;
@@ -98,60 +99,62 @@ static void to_stderr(const char *text)
 		(void)write_all(2, l.buf, l.len);
 }
 
+/* The log file's writer: it holds nothing but the pipe its exit closes. */
+static int write_log(void *pipe_end)
+{
+	struct stat st;
+	int fd;
+
+	dup2((int)(intptr_t)pipe_end, 0);
+	close_from(1);
+	fd = open(opt.log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
+		(void)write_all(fd, out.buf, out.len);
+	_exit(0);
+}
+
 /*
- * One line to the log: /dev/kmsg opened O_NONBLOCK, the line cut to 976
- * bytes with "..." (the kernel refuses a longer write whole); a
- * non-blocking datagram to /dev/log; a regular file with one link, never
+ * One line to the log: a non-blocking datagram to /dev/log; /dev/kmsg
+ * opened O_NONBLOCK, the line cut to 976 bytes with "..." (the kernel
+ * refuses a longer write whole); a regular file with one link, never
  * through a link, written by a child we wait for one second at most (a
- * frozen file system keeps the child, not us).
+ * frozen file system keeps the child, not us; clone(): fork's semantics
+ * without fork's locks).
  */
 static void say(int level, const char *text, int to_err)
 {
-	struct line l = { .len = 0 };
-	struct stat st;
+	static long long stack[2048];  /* the writer's */
+	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
+	size_t max = strcmp(opt.log, "kmsg") ? sizeof(out.buf) - 1 : 976;
 	int fd = -1, p[2];
 	pid_t pid;
 
 	if (to_err || opt.verbose)
 		to_stderr(text);
-	if (strcmp(opt.log, "kmsg") == 0) {
-		line_fmt(&l, "<%d>fwload: %s", (long long)level, text);
-		if (l.len > 976 - 1)
-			memcpy(l.buf + (l.len = 976 - 1) - 3, "...", 4);
-		line_put(&l, '\n');
-		fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		if (fd >= 0)
-			(void)!write(fd, l.buf, l.len);
-	} else if (strcmp(opt.log, "syslog") == 0) {
-		struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
-
-		line_fmt(&l, "<%d>fwload[%d]: %s", 24LL + level, (long long)getpid(), text);
-		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-		if (fd >= 0)
-			(void)!sendto(fd, l.buf, l.len, MSG_DONTWAIT | MSG_NOSIGNAL,
+	out.len = 0;
+	if (strcmp(opt.log, "syslog") == 0) {
+		line_fmt(&out, "<%d>fwload[%d]: %s", 24LL + level, (long long)getpid(), text);
+		if ((fd = (int)syscall(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
+			(void)!sendto(fd, out.buf, out.len, MSG_DONTWAIT | MSG_NOSIGNAL,
 				      (struct sockaddr *)&sa, sizeof(sa));
-	} else if (opt.log[0] == '/' && pipe2(p, O_CLOEXEC) == 0) {
-		struct pollfd done = { .fd = p[0], .events = POLLIN };
+	} else {
+		if (max == 976)
+			line_fmt(&out, "<%d>", (long long)level);
+		line_fmt(&out, "fwload: %s", text);
+		if (out.len > max - 1)  /* cut, and say so: the newline must fit */
+			memcpy(out.buf + (out.len = max - 1) - 3, "...", 4);
+		line_put(&out, '\n');
+		if (max == 976 && (fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) >= 0) {
+			(void)!write(fd, out.buf, out.len);
+		} else if (opt.log[0] == '/' && syscall(SYS_pipe2, p, O_CLOEXEC) == 0) {
+			struct pollfd done = { .fd = p[0], .events = POLLIN };
 
-		line_fmt(&l, "fwload: %s", text);
-		if (l.len > sizeof(l.buf) - 2)  /* cut, and say so: the newline must fit */
-			memcpy(l.buf + (l.len = sizeof(l.buf) - 2) - 3, "...", 4);
-		line_put(&l, '\n');
-		if ((pid = fork()) == 0) {  /* holds nothing but the pipe's end */
-			dup2(p[1], 0);
-			if (syscall(SYS_close_range, 1, ~0U, 0) < 0)
-				for (int i = 1; i < 1024; i++)  /* before Linux 5.9 */
-					close(i);
-			fd = open(opt.log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
-				  O_NOCTTY | O_CLOEXEC, 0644);
-			if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
-				(void)write_all(fd, l.buf, l.len);
-			_exit(0);
+			pid = clone(write_log, stack + 2048, SIGCHLD, (void *)(intptr_t)p[1]);
+			close(p[1]);
+			if (pid > 0 && poll(&done, 1, 1000) == 1)  /* its exit closed the pipe */
+				waitpid(pid, NULL, 0);
+			close(p[0]);
 		}
-		close(p[1]);
-		if (pid > 0 && poll(&done, 1, 1000) == 1)  /* its exit closed the pipe */
-			waitpid(pid, NULL, 0);
-		close(p[0]);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -159,10 +162,8 @@ static void say(int level, const char *text, int to_err)
 
 static void usage(const char *why)
 {
-	struct line l = { .len = 0 };
-
-	line_fmt(&l, "fwload: %s\n%s", why, usage_text);
-	(void)write_all(2, l.buf, l.len);
+	to_stderr(why);
+	(void)write_all(2, usage_text, sizeof(usage_text) - 1);
 	exit(EX_USAGE);
 }
 
@@ -183,22 +184,23 @@ static int64_t left_ms(void)
  * URG, WINCH and the stop signals) is blocked from the start, 32 and 33,
  * which the C library keeps for itself, included (raw system calls): it
  * stays pending, is seen here, and wakes every wait through a signalfd. So
- * no signal ends us between "1" and the answer.
+ * no signal ends us between "1" and the answer. SIGCHLD goes back to its
+ * default, whatever we inherited: waitpid() needs it.
  */
 static void block_signals(void)
 {
 	static const unsigned char go_on[] = { SIGKILL, SIGSTOP, SIGCHLD, SIGCONT, SIGPIPE, SIGURG,
 					       SIGWINCH, SIGTSTP, SIGTTIN, SIGTTOU };
+	static const unsigned long dfl[8];  /* a kernel sigaction: SIG_DFL (util.h) */
 	unsigned long all[16 / sizeof(long)];
-	struct sigaction dfl = { .sa_handler = SIG_DFL };
 
 	memset(all, 0xff, sizeof(all));
-	for (unsigned s = 1; s < NSIG; s++)
-		if (!memchr(go_on, (int)s, sizeof(go_on)))
-			stop_set[(s - 1) / LBITS] |= 1UL << (s - 1) % LBITS;
+	memset(stop_set, 0xff, sizeof(stop_set));
+	for (size_t i = 0; i < sizeof(go_on); i++)
+		stop_set[(go_on[i] - 1) / LBITS] &= ~(1UL << (go_on[i] - 1) % LBITS);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, all, NULL, KSIG_BYTES);
 	sigfd = (int)syscall(SYS_signalfd4, -1, stop_set, KSIG_BYTES, SFD_NONBLOCK | SFD_CLOEXEC);
-	sigaction(SIGCHLD, &dfl, NULL);  /* waitpid() needs it, whatever we inherited */
+	syscall(SYS_rt_sigaction, SIGCHLD, dfl, NULL, KSIG_BYTES);
 }
 
 /* The first stop signal pending, or 0. */
@@ -227,30 +229,22 @@ static void read_child_err(void)
 	char b[512];
 	ssize_t r = read(child_err, b, sizeof(b));
 
-	if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN)) {
-		close(child_err);
-		child_err = -1;
-	}
+	if (r == 0 || (r < 0 && errno != EINTR && errno != EAGAIN))
+		close(child_err), child_err = -1;
 	for (ssize_t i = 0; i < r && !child_nl; i++)
 		if (!(child_nl = b[i] == '\n') && child_len < sizeof(child_line) - 1)
 			child_line[child_len++] = b[i];
 }
 
-/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask. */
+/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask:
+ * its pid, or 0 with msg set. */
 static pid_t start_cmd(int in, int *out)
 {
-	int o[2], e[2];
-	pid_t pid;
+	int o[2] = { -1, -1 }, e[2] = { -1, -1 };
+	pid_t pid = -1;
 
-	if (pipe2(o, O_CLOEXEC) < 0)
-		return -1;
-	if (pipe2(e, O_CLOEXEC) < 0) {
-		close(o[0]), close(o[1]);
-		return -1;
-	}
-	pid = vfork();  /* the child only resets its own state, then execs */
-	if (pid == 0) {
-		struct line l = { .len = 0 };
+	if (syscall(SYS_pipe2, o, O_CLOEXEC) == 0 && syscall(SYS_pipe2, e, O_CLOEXEC) == 0 && (pid = vfork()) == 0) {
+		struct line l = { .len = 0 };  /* the child only resets its own state, then execs */
 		extern char **environ;
 
 		if (dup2(in, 0) == 0 && dup2(o[1], 1) == 1 && dup2(e[1], 2) == 2) {
@@ -261,12 +255,11 @@ static pid_t start_cmd(int in, int *out)
 		(void)write_all(2, l.buf, l.len);
 		_exit(127);
 	}
-	close(o[1]);
-	close(e[1]);
-	if (pid < 0) {
-		close(o[0]), close(e[0]);
-		return -1;
-	}
+	if (pid < 0)
+		fail("cannot start %q%e", opt.cmd[0], errno);
+	close(o[1]), close(e[1]);
+	if (pid < 0)
+		return close(o[0]), close(e[0]), 0;
 	*out = o[0];
 	child_err = e[0];
 	return pid;
@@ -276,15 +269,12 @@ static pid_t start_cmd(int in, int *out)
  * wait status, or -1 if we killed it. */
 static int end_cmd(pid_t pid, int64_t ms)
 {
-	int ws = -1;
 	int64_t until = now_ms() + ms, step = 1;
+	int ws = -1;
 
-	for (;;) {
+	for (pid_t r; (r = waitpid(pid, &ws, WNOHANG)) != pid && (r >= 0 || errno == EINTR);) {
 		struct pollfd p[2] = { { .fd = child_err, .events = POLLIN } };
-		pid_t r = waitpid(pid, &ws, WNOHANG);
 
-		if (r == pid || (r < 0 && errno != EINTR))
-			break;
 		if (stopped() || now_ms() >= until) {
 			/* A child in uninterruptible sleep (a dead network file
 			 * system) may not die at once: wait 1 s at most, never for
@@ -295,15 +285,13 @@ static int end_cmd(pid_t pid, int64_t ms)
 			ws = -1;
 			break;
 		}
-		if (wait_fds(p, 1, step < until - now_ms() ? step : until - now_ms()) > 0 &&
-		    p[0].revents)
+		if (wait_fds(p, 1, step < until - now_ms() ? step : until - now_ms()) > 0 && p[0].revents)
 			read_child_err();
 		else if (step < 100)
 			step *= 2;
 	}
 	if (child_err >= 0)
-		close(child_err);
-	child_err = -1;
+		close(child_err), child_err = -1;
 	return ws;
 }
 
@@ -315,30 +303,20 @@ enum fault { OK, F_READ, F_WRITE, F_SHRANK, F_BIG, F_SILENT, F_LATE, F_STOP };
  * the stream speaking): OK, or why not. */
 static enum fault wait_input(int in)
 {
-	int64_t quiet_end = now_ms() + opt.quiet_s * 1000;
+	int64_t quiet_end = now_ms() + opt.quiet_s * 1000, left, quiet;
 
-	for (;;) {
+	for (int r;;) {
 		struct pollfd p[3] = { { .fd = in, .events = POLLIN }, { .fd = child_err, .events = POLLIN } };
-		int64_t left = left_ms(), quiet = quiet_end - now_ms();
-		int r;
 
 		if (stopped())
 			return F_STOP;
-		if (left <= 0)
-			return F_LATE;
-		if (quiet <= 0)
-			return F_SILENT;
-		r = wait_fds(p, 2, left < quiet ? left : quiet);
-		if (r > 0 && p[1].revents)
+		if ((left = left_ms()) <= 0 || (quiet = quiet_end - now_ms()) <= 0)
+			return left <= 0 ? F_LATE : F_SILENT;
+		if ((r = wait_fds(p, 2, left < quiet ? left : quiet)) > 0 && p[1].revents)
 			read_child_err();
 		if ((r > 0 && p[0].revents) || (r < 0 && errno != EINTR))
 			return OK;  /* read() says what went wrong */
 	}
-}
-
-static int unsupported(int err)
-{
-	return err == EINVAL || err == ENOSYS || err == EOPNOTSUPP || err == EBADF || err == ESPIPE;
 }
 
 /*
@@ -350,12 +328,14 @@ static int unsupported(int err)
 static enum fault copy(int in, int data, int64_t size, int64_t *n)
 {
 	static char buf[64 * 1024];
-	int fast = 1;
+	int fast = 1, err;
 	enum fault f;
+	char c;
 
 	for (*n = 0;;) {
 		int64_t left = (size >= 0 ? size : opt.max_size) - *n;
 		size_t want = left > (int64_t)sizeof(buf) ? sizeof(buf) : (size_t)left;
+		off_t off = (off_t)*n;
 		ssize_t r;
 
 		if (stopped())
@@ -367,35 +347,24 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 		if (size < 0 && (f = wait_input(in)) != OK)
 			return f;
 		if (fast && left > 0) {
-			off_t off = (off_t)*n;
-
 			r = size >= 0 ? sendfile(data, in, &off, (size_t)left)  /* all at once */
 				      : splice(in, NULL, data, NULL, want, SPLICE_F_MOVE);
-			if (r < 0 && errno == EINTR)
+			if (r < 0 && (err = errno) == EINTR)
 				continue;
-			if (r < 0 && *n == 0 && unsupported(errno)) {
-				fast = 0;
+			if (r < 0 && *n == 0 && (err == EINVAL || err == ENOSYS || err == EOPNOTSUPP ||
+						 err == EBADF || err == ESPIPE)) {
+				fast = 0;  /* not for these files: read/write */
 				continue;
 			}
-			if (r < 0 && size >= 0) {  /* which side failed? ask the image */
-				int err = errno;
-				char c;
-
-				if (pread(in, &c, 1, off) < 0)
-					return F_READ;
-				errno = err;
-			}
-			if (r < 0)
-				return F_WRITE;
+			if (r < 0)  /* which side failed? for a file, ask the image */
+				return size >= 0 && pread(in, &c, 1, off) < 0 ? F_READ : (errno = err, F_WRITE);
 		} else {
 			/* at the limit, one byte more means too big */
-			r = size >= 0 ? pread(in, buf, want, (off_t)*n) : read(in, buf, want ? want : 1);
+			r = size >= 0 ? pread(in, buf, want, off) : read(in, buf, want ? want : 1);
 			if (r < 0 && errno == EINTR)
 				continue;
-			if (r < 0)
-				return F_READ;
-			if (r > 0 && left == 0)
-				return F_BIG;
+			if (r < 0 || (r > 0 && left == 0))
+				return r < 0 ? F_READ : F_BIG;
 			if (r > 0 && write_all(data, buf, (size_t)r) < 0)
 				return F_WRITE;
 		}
@@ -408,18 +377,100 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 /* --- The image. --- */
 
 /*
+ * The -r fallback: name walked one component at a time, each opened
+ * O_PATH|O_NOFOLLOW from the directory before it; a link's text is read
+ * from the link opened (never looked up again) and walked in turn, at
+ * most 40. The O_PATH handle of what name leads to, and its real path in
+ * real: nothing swapped in meanwhile makes that path name another file.
+ * At "/" the next name is opened whole ("/x"), never "/" itself (which
+ * qemu-user's -L would take for its prefix).
+ */
+static int walk(const char *name, char *real)
+{
+	static char todo[PATH_MAX], link[PATH_MAX];
+	size_t len = 0;
+	int d = AT_FDCWD, fd = -1, links = 0, dots;
+	char *p = todo, *end, c;
+	struct stat st;
+	ssize_t n;
+
+	if ((n = (ssize_t)strlen(name)) >= (ssize_t)sizeof(todo))
+		return errno = ENAMETOOLONG, -1;
+	memcpy(todo, name, (size_t)n + 1);
+	if (*p != '/') {  /* from the working directory (the raw call: no malloc) */
+		if (syscall(SYS_getcwd, real, PATH_MAX) < 0 || real[0] != '/' ||
+		    (d = open(".", O_PATH | O_CLOEXEC)) < 0)
+			return -1;
+		len = real[1] ? strlen(real) : 0;
+	}
+	while (*p) {
+		if (*p == '/' && p++)
+			continue;
+		c = *(end = strchrnul(p, '/'));
+		*end = '\0';
+		dots = strcmp(p, ".") == 0 ? 1 : strcmp(p, "..") == 0 ? 2 : 0;
+		if (dots == 1 || (dots == 2 && d == AT_FDCWD)) {  /* "/.." is "/" */
+			*end = c, p = end;
+			continue;
+		}
+		fd = openat(d, d == AT_FDCWD ? p - 1 : p, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		*end = c;
+		if (fd < 0 || fstat(fd, &st) < 0)
+			goto close_fd;
+		if (S_ISLNK(st.st_mode)) {  /* its text, then the rest; relative to "/" there */
+			if ((n = readlinkat(fd, "", link + 1, sizeof(link) - 2)) < 0)
+				goto close_fd;
+			if (n == 0 || ++links > 40 || (size_t)n + 1 + strlen(end) >= sizeof(link)) {
+				errno = n == 0 ? ENOENT : links > 40 ? ELOOP : ENAMETOOLONG;
+				goto close_fd;
+			}
+			close(fd);
+			link[0] = '/';
+			memcpy(link + 1 + n, end, strlen(end) + 1);
+			n = link[1] == '/' || d != AT_FDCWD;  /* "/" in front, or not */
+			memcpy(p = todo, link + n, strlen(link + n) + 1);
+			if (*p == '/' && d != AT_FDCWD)
+				close(d), d = AT_FDCWD, len = 0;
+			continue;
+		}
+		if (dots == 2) {
+			while (len > 0 && real[--len] != '/')
+				;
+		} else if (len + 1 + (size_t)(end - p) < PATH_MAX) {
+			real[len++] = '/';
+			memcpy(real + len, p, (size_t)(end - p));
+			len += (size_t)(end - p);
+		} else {
+			errno = ENAMETOOLONG;
+			goto close_fd;
+		}
+		if (d != AT_FDCWD)
+			close(d);
+		d = fd, p = end;
+	}
+	if (len == 0)
+		real[len++] = '/';
+	real[len] = '\0';
+	return d == AT_FDCWD ? open("/", O_PATH | O_CLOEXEC) : d;
+close_fd:
+	if (fd >= 0)
+		close(fd);
+	if (d != AT_FDCWD)
+		close(d);
+	return -1;
+}
+
+/*
  * FILE as an O_PATH handle. With -r DIR...: opened from the DIR its name
  * starts with by openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS): no link
  * leads out, whenever it is swapped in. Where openat2 cannot (ENOSYS
- * before Linux 5.6; EXDEV for an absolute link or one that leads out): by
- * name, its real path inside a real DIR, and that path, not followed
- * (lstat), the very file opened.
+ * before Linux 5.6 and under qemu-user; EXDEV for an absolute link or one
+ * that leads out): walked, and its real path inside a DIR's.
  */
 static int open_path(void)
 {
 	static char real[PATH_MAX], root[PATH_MAX];
 	struct { uint64_t flags, mode, resolve; } how = { O_PATH | O_CLOEXEC, 0, 0x08 | 0x02 };
-	struct stat st, rst;
 	int p = -1, err = ENOSYS;
 
 	for (int i = 0; i < opt.nroots && p < 0 && (err == ENOSYS || err == EXDEV || err == EAGAIN); i++) {
@@ -438,72 +489,70 @@ static int open_path(void)
 		err = errno;
 		close(d);
 	}
-	if (p >= 0 || (err != ENOSYS && err != EXDEV && err != EAGAIN)) {
-		if (p < 0)
-			fail("cannot open %q%e", opt.image, err);
-		return p;
-	}
-	if ((p = open(opt.image, O_PATH | O_CLOEXEC)) < 0 || fstat(p, &st) < 0) {
-		fail("cannot open %q%e", opt.image, errno);
-	} else if (opt.nroots == 0) {
-		return p;
-	} else if (!realpath(opt.image, real)) {
-		fail("cannot resolve %q%e", opt.image, errno);
-	} else if (lstat(real, &rst) < 0 || rst.st_dev != st.st_dev || rst.st_ino != st.st_ino) {
-		fail("%q resolves to %q, not the file opened", opt.image, real);
-	} else {
-		for (int i = 0; i < opt.nroots; i++) {
-			size_t k;
-
-			if (!realpath(opt.roots[i], root))
-				continue;
-			k = strlen(root);
-			if (strcmp(root, "/") == 0 || (strncmp(real, root, k) == 0 && real[k] == '/'))
-				return p;
-		}
-		fail("%q resolves to %q, outside the firmware directories", opt.image, real);
-	}
 	if (p >= 0)
-		close(p);
+		return p;
+	if (err != ENOSYS && err != EXDEV && err != EAGAIN)
+		return fail("cannot open %q%e", opt.image, err), -1;
+	if ((p = opt.nroots ? walk(opt.image, real) : open(opt.image, O_PATH | O_CLOEXEC)) < 0)
+		return fail("cannot open %q%e", opt.image, errno), -1;
+	for (int i = 0, r; i < opt.nroots; i++) {
+		size_t k;
+
+		if ((r = walk(opt.roots[i], root)) < 0)
+			continue;
+		close(r);
+		if ((k = strlen(root)) == 1 || (memcmp(real, root, k) == 0 && real[k] == '/'))
+			return p;
+	}
+	if (!opt.nroots)
+		return p;
+	fail("%q resolves to %q, outside the firmware directories", opt.image, real);
+	close(p);
 	return -1;
 }
 
 /*
- * Without /proc: the inode p holds, opened through its file handle (no
- * name looked up again), from a directory on the same file system.
+ * The inode p holds, opened for reading through /proc/self/fd; without
+ * /proc through its file handle, from FILE's directory (never a device)
+ * on the same file system, never by name; where neither works, refused.
+ * The fd and its status in st, or -1 with msg set.
  */
-static int reopen_by_handle(int p, const struct stat *pre)
+static int reopen(int p, const struct stat *pre, struct stat *st)
 {
 	static unsigned long hb[(sizeof(struct file_handle) + 128) / sizeof(long) + 1];
 	struct file_handle *h = (struct file_handle *)hb;
-	struct line dir = { .len = 0 };
-	struct stat st;
-	int mnt, fd = -1, d;
-
 	const char *slash = strrchr(opt.image, '/');
+	struct line path = { .len = 0 };
+	int fd, d, mnt;
 
-	line_fmt(&dir, "%s", slash ? opt.image : ".");  /* FILE's directory: never a device */
-	if (slash)
-		dir.buf[dir.len = slash == opt.image ? 1 : (size_t)(slash - opt.image)] = '\0';
-	h->handle_bytes = 128;
-	if ((d = open(dir.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-		return -1;
-	if (fstat(d, &st) == 0 && st.st_dev == pre->st_dev &&
-	    name_to_handle_at(p, "", h, &mnt, AT_EMPTY_PATH) == 0)
-		fd = open_by_handle_at(d, h, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-	close(d);
-	return fd;
+	line_fmt(&path, "/proc/self/fd/%d", (long long)p);
+	if ((fd = open(path.buf, O_RDONLY | O_NOCTTY | O_CLOEXEC)) < 0 && errno == ENOENT) {
+		path.len = 0;
+		line_fmt(&path, "%s", slash ? opt.image : ".");
+		if (slash)
+			path.buf[slash == opt.image ? 1 : slash - opt.image] = '\0';
+		h->handle_bytes = 128;
+		if ((d = open(path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+			if (fstat(d, st) == 0 && st->st_dev == pre->st_dev &&
+			    name_to_handle_at(p, "", h, &mnt, AT_EMPTY_PATH) == 0)
+				fd = open_by_handle_at(d, h, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+			close(d);
+		}
+		if (fd < 0)
+			return fail("cannot open %q without /proc%e", opt.image, errno), -1;
+	}
+	if (fd >= 0 && fstat(fd, st) == 0)
+		return fd;
+	fail("cannot open %q%e", opt.image, errno);
+	if (fd >= 0)
+		close(fd);
+	return -1;
 }
 
-/*
- * Open FILE without ever opening a FIFO or a device: an O_PATH handle,
- * fstat, then that inode reopened through /proc/self/fd, or without /proc
- * through its file handle; where neither works, the image is refused.
- */
+/* FILE, never a FIFO or a device: an O_PATH handle, fstat, then reopened. */
 static int open_image(struct stat *st)
 {
 	struct stat pre;
-	struct line proc = { .len = 0 };
 	int fd = -1, p = open_path();
 
 	if (p < 0)
@@ -517,111 +566,62 @@ static int open_image(struct stat *st)
 	else if (pre.st_size > opt.max_size)
 		fail("%q is %d bytes, over the limit of %d", opt.image, (long long)pre.st_size,
 		     (long long)opt.max_size);
-	else {
-		line_fmt(&proc, "/proc/self/fd/%d", (long long)p);
-		fd = open(proc.buf, O_RDONLY | O_NOCTTY | O_CLOEXEC);
-		if (fd < 0 && errno == ENOENT && (fd = reopen_by_handle(p, &pre)) < 0)
-			fail("cannot open %q without /proc%e", opt.image, errno);
-		else if (fd < 0 || fstat(fd, st) < 0)
-			fail("cannot open %q%e", opt.image, errno);
-		else if (st->st_dev != pre.st_dev || st->st_ino != pre.st_ino)
-			fail("file replaced while being opened: %q", opt.image);
-		else
-			goto close_path;
-		if (fd >= 0)
-			close(fd);
-		fd = -1;
-	}
+	else if ((fd = reopen(p, &pre, st)) >= 0 && (st->st_dev != pre.st_dev || st->st_ino != pre.st_ino))
+		fail("file replaced while being opened: %q", opt.image);
+	else
+		goto close_path;
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
 close_path:
 	close(p);
 	return fd;
 }
 
-static int same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_size == b->st_size && a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
 /* --- The configuration cache's stamp (-I, -K). --- */
 
-/* One line of at most 4096 bytes (len counts on past that: too long). */
-struct stamp { char buf[4097]; size_t len; };
+/* The stamp line: at most 4096 bytes (len counts on past them: too long). */
+static const char magic[] = "# fwload-cache 1";
+static struct { char buf[4097]; size_t len; } stamp;
 
-static void st_put(struct stamp *s, char c)
+static void st_put(char c)
 {
-	if (s->len < sizeof(s->buf) - 1)
-		s->buf[s->len] = c;
-	s->len++;
-}
-
-static void st_str(struct stamp *s, const char *t)
-{
-	while (*t)
-		st_put(s, *t++);
-}
-
-static void st_num(struct stamp *s, unsigned long long v, unsigned base, int width)
-{
-	char d[32], *p = d + sizeof(d);
-
-	do
-		*--p = "0123456789abcdef"[v % base];
-	while ((v /= base) || d + sizeof(d) - p < width);
-	while (p < d + sizeof(d))
-		st_put(s, *p++);
-}
-
-/* str, with every byte outside [A-Za-z0-9._,+@=-] and keep as %XX. */
-static void st_enc(struct stamp *s, const char *str, const char *keep)
-{
-	for (const unsigned char *p = (const unsigned char *)str; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("._,+@=-", *p) || strchr(keep, *p)) {
-			st_put(s, (char)*p);
-		} else {
-			st_put(s, '%');
-			st_put(s, "0123456789ABCDEF"[*p >> 4]);
-			st_put(s, "0123456789ABCDEF"[*p & 15]);
-		}
-	}
+	if (stamp.len < sizeof(stamp.buf) - 1)
+		stamp.buf[stamp.len] = c;
+	stamp.len++;
 }
 
 /*
- * " ENC ID" for path: ID is stat(2)'s DEV:INO:SIZE:MTIME.NS:CTIME.NS:MODE
+ * " ENC ID" for path: ENC the path, every byte outside [A-Za-z0-9/._,+@=-]
+ * as %XX; ID what stat(2) says, DEV:INO:SIZE:MTIME.NS:CTIME.NS:MODE
  * (decimal, nanoseconds in 9 digits, MODE in octal), "-" when the path
  * does not exist (ENOENT, ENOTDIR), "?" for any other error: then -1.
  */
-static int st_path(struct stamp *s, const char *path)
+static int st_path(const char *path)
 {
+	struct line id = { .len = 0 };
 	struct stat st;
+	int ok = 0;
 
-	st_put(s, ' ');
-	st_enc(s, path, "/");
-	st_put(s, ' ');
-	if (stat(path, &st) < 0) {
-		st_put(s, errno == ENOENT || errno == ENOTDIR ? '-' : '?');
-		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+	st_put(' ');
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((unsigned)((*p | 32) - 'a') < 26 || (unsigned)(*p - '0') < 10 || strchr("/._,+@=-", *p)) {
+			st_put((char)*p);
+		} else {
+			st_put('%');
+			st_put("0123456789ABCDEF"[*p >> 4]);
+			st_put("0123456789ABCDEF"[*p & 15]);
+		}
 	}
-	st_num(s, (unsigned long long)st.st_dev, 10, 1);
-	st_put(s, ':');
-	st_num(s, (unsigned long long)st.st_ino, 10, 1);
-	st_put(s, ':');
-	st_num(s, (unsigned long long)st.st_size, 10, 1);
-	for (int i = 0; i < 2; i++) {
-		const struct timespec *t = i ? &st.st_ctim : &st.st_mtim;
-
-		st_put(s, ':');
-		if (t->tv_sec < 0)
-			st_put(s, '-');
-		st_num(s, t->tv_sec < 0 ? -(unsigned long long)t->tv_sec : (unsigned long long)t->tv_sec, 10, 1);
-		st_put(s, '.');
-		st_num(s, (unsigned long long)t->tv_nsec, 10, 9);
-	}
-	st_put(s, ':');
-	st_num(s, st.st_mode, 8, 1);
-	return 0;
+	if (stat(path, &st) == 0)
+		line_fmt(&id, " %u:%u:%u:%d.%9d:%d.%9d:%o", (long long)st.st_dev, (long long)st.st_ino,
+			 (long long)st.st_size, (long long)st.st_mtim.tv_sec, (long long)st.st_mtim.tv_nsec,
+			 (long long)st.st_ctim.tv_sec, (long long)st.st_ctim.tv_nsec, (long long)st.st_mode);
+	else
+		line_fmt(&id, errno == ENOENT || errno == ENOTDIR ? " -" : (ok = -1, " ?"));
+	for (size_t i = 0; i < id.len; i++)
+		st_put(id.buf[i]);
+	return ok;
 }
 
 /*
@@ -633,7 +633,6 @@ static int cache_fresh(const char *cache, const char **why)
 {
 	static const char end[] = "\nfwload_cache_end=1\n";
 	static char head[4097], tail[sizeof(end) - 1], path[4097];
-	static struct stamp now;
 	struct stat st;
 	ssize_t r;
 	char *nl, *p, *q;
@@ -643,8 +642,7 @@ static int cache_fresh(const char *cache, const char **why)
 	if (fd < 0)
 		return -1;
 	*why = "not a regular file of ours that only we can write";
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022))
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
 		goto close_cache;
 	*why = "no end line: cut, or empty";
 	if (st.st_size < (off_t)sizeof(tail) ||
@@ -652,35 +650,32 @@ static int cache_fresh(const char *cache, const char **why)
 	    memcmp(tail, end, sizeof(tail)) != 0)
 		goto close_cache;
 	*why = "no stamp line";
-	if ((r = pread(fd, head, sizeof(head) - 1, 0)) <= 0 || !(nl = memchr(head, '\n', (size_t)r)))
+	if ((r = pread(fd, head, sizeof(head) - 1, 0)) <= 0 || (head[r] = '\0', !(nl = strchr(head, '\n'))) ||
+	    memcmp(head, magic, sizeof(magic) - 1) != 0)
 		goto close_cache;
 	*nl = '\0';
-	now.len = 0;
-	st_str(&now, "# fwload-cache 1");
-	if (strncmp(head, now.buf, now.len) != 0)
-		goto close_cache;
 	*why = "an input changed";
-	/* " ENC ID" pairs: each ENC decoded, that path stamped again. */
-	for (p = head + now.len; *p == ' ';) {
+	/* " ENC ID" pairs: each ENC decoded, that path stamped again, the
+	 * whole compared (what -I would not write never matches). */
+	memcpy(stamp.buf, magic, stamp.len = sizeof(magic) - 1);
+	for (p = head + stamp.len; *p == ' ';) {
 		for (q = path, p++; *p && *p != ' '; q++, p++) {
-			unsigned hi, lo;
+			unsigned hi = (unsigned)(p[1] - (p[1] <= '9' ? '0' : 'A' - 10)), lo;
 
 			if ((*q = *p) != '%')
 				continue;
-			hi = (unsigned)(p[1] - (p[1] <= '9' ? '0' : 'A' - 10));
-			lo = (unsigned)(p[2] - (p[2] <= '9' ? '0' : 'A' - 10));
-			if (hi > 15 || lo > 15 || !(hi | lo))
-				goto close_cache;  /* not as -I writes it */
+			if (hi > 15 || (lo = (unsigned)(p[2] - (p[2] <= '9' ? '0' : 'A' - 10))) > 15)
+				goto close_cache;
 			*q = (char)(hi << 4 | lo);
 			p += 2;
 		}
 		*q = '\0';
-		if (*p != ' ' || st_path(&now, path) < 0)
+		if (*p != ' ' || st_path(path) < 0)
 			goto close_cache;
 		for (p++; *p && *p != ' '; p++)
 			;
 	}
-	ok = now.len == strlen(head) && memcmp(now.buf, head, now.len) == 0 ? 0 : -1;
+	ok = stamp.len == strlen(head) && memcmp(stamp.buf, head, stamp.len) == 0 ? 0 : -1;
 close_cache:
 	close(fd);
 	return ok;
@@ -689,15 +684,13 @@ close_cache:
 /* -I PATH...: the stamp line on stdout. */
 static int print_stamp(char **paths, int n)
 {
-	static struct stamp s;
-
-	st_str(&s, "# fwload-cache 1");
+	memcpy(stamp.buf, magic, stamp.len = sizeof(magic) - 1);
 	for (int i = 0; i < n; i++)
-		(void)st_path(&s, paths[i]);
-	st_put(&s, '\n');
-	if (s.len > sizeof(s.buf) - 1)
+		(void)st_path(paths[i]);
+	st_put('\n');
+	if (stamp.len > sizeof(stamp.buf) - 1)
 		usage("-I: the stamp would be longer than 4096 bytes");
-	return write_all(1, s.buf, s.len) < 0 ? EX_SYSTEM : 0;
+	return write_all(1, stamp.buf, stamp.len) < 0 ? EX_SYSTEM : 0;
 }
 
 /* --- The request and its lock. --- */
@@ -733,26 +726,23 @@ static int open_request(int *dir)
  * -2 when another answerer holds it; -1 when there is no lock to take
  * (*why: answer anyway).
  */
-static int lock_request(int reqdir, int *lockdir, struct stamp *name, const char **why)
+static int lock_request(int reqdir, int *lockdir, struct line *name, const char **why)
 {
-	static char dir[PATH_MAX];
+	struct line dir = { .len = 0 };
 	struct stat a, b;
 	char *slash;
-	int fd = -1;
+	int fd;
 
 	*why = "cannot stat the request";
 	if (fstat(reqdir, &a) < 0)
 		return -1;
-	st_num(name, (unsigned long long)a.st_dev, 10, 1);
-	st_put(name, '-');
-	st_num(name, (unsigned long long)a.st_ino, 10, 1);
-	name->buf[name->len] = '\0';
-	strncpy(dir, opt.lockdir, sizeof(dir) - 1);
-	if (mkdir(dir, 0700) < 0 && errno == ENOENT && (slash = strrchr(dir, '/')) && slash > dir) {
+	line_fmt(name, "%u-%u", (long long)a.st_dev, (long long)a.st_ino);
+	line_fmt(&dir, "%s", opt.lockdir);
+	if (mkdir(dir.buf, 0700) < 0 && errno == ENOENT && (slash = strrchr(dir.buf, '/')) > dir.buf) {
 		*slash = '\0';  /* its parent, the run directory, first */
-		(void)mkdir(dir, 0700);
+		(void)mkdir(dir.buf, 0700);
 		*slash = '/';
-		(void)mkdir(dir, 0700);
+		(void)mkdir(dir.buf, 0700);
 	}
 	*why = "cannot open the lock directory";
 	if ((*lockdir = open(opt.lockdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
@@ -762,8 +752,7 @@ static int lock_request(int reqdir, int *lockdir, struct stamp *name, const char
 		return -1;
 	for (int tries = 0; tries < 10; tries++) {
 		*why = "cannot make the lock file";
-		fd = openat(*lockdir, name->buf, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
-			    O_CLOEXEC, 0600);
+		fd = openat(*lockdir, name->buf, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0600);
 		if (fd < 0)
 			return -1;
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
@@ -798,8 +787,8 @@ struct load { int dir, loading, data, img, in; pid_t pid; };
  */
 static int load(struct load *l)
 {
-	struct stat st, after;
-	int64_t n = 0;
+	struct stat st, now;
+	int64_t n = 0, left, quiet = opt.quiet_s * 1000;
 	int ws = 0;
 	enum fault f;
 	char c;
@@ -808,24 +797,15 @@ static int load(struct load *l)
 		l->in = 0;
 	else if ((l->img = l->in = open_image(&st)) < 0)
 		return ABORTED;
-	if (opt.cmd && (l->pid = start_cmd(l->img >= 0 ? l->img : 0, &l->in)) < 0) {
-		fail("cannot start %q%e", opt.cmd[0], errno);
-		l->pid = 0;
+	if (opt.cmd && !(l->pid = start_cmd(l->img >= 0 ? l->img : 0, &l->in)))
 		return ABORTED;
-	}
-	if ((l->data = openat(l->dir, "data", O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0) {
-		fail("cannot open %q/data%e", req, errno);
-		return gone() ? GONE : ABORTED;
-	}
-	if (answer(l->loading, "1") < 0) {
-		fail("cannot start: write 1 to %q/loading%e", req, errno);
-		return gone() ? GONE : ABORTED;
-	}
+	if ((l->data = openat(l->dir, "data", O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0)
+		return fail("cannot open %q/data%e", req, errno), gone() ? GONE : ABORTED;
+	if (answer(l->loading, "1") < 0)
+		return fail("cannot start: write 1 to %q/loading%e", req, errno), gone() ? GONE : ABORTED;
 	f = copy(l->in, l->data, l->img >= 0 && !l->pid ? st.st_size : -1, &n);
 	if (l->pid && f == OK) {  /* EOF: COMMAND has the silence limit to exit */
-		int64_t left = left_ms(), quiet = opt.quiet_s * 1000;
-
-		ws = end_cmd(l->pid, left < quiet ? left : quiet);
+		ws = end_cmd(l->pid, (left = left_ms()) < quiet ? left : quiet);
 		l->pid = 0;
 		if (ws == -1)
 			f = left < quiet ? F_LATE : F_SILENT;
@@ -850,12 +830,15 @@ static int load(struct load *l)
 		     l->img >= 0 ? opt.image : "standard input");
 		if (child_len)
 			line_fmt(&msg, ": %q", child_line);
-	} else if (n == 0)
+	} else if (n == 0) {
 		fail("empty image from %q", opt.source);
-	else if (l->img >= 0 && (fstat(l->img, &after) < 0 || !same_file(&st, &after) ||
-				 (!opt.cmd && pread(l->img, &c, 1, (off_t)n) != 0)))
+	} else if (l->img >= 0 && (fstat(l->img, &now) < 0 || now.st_size != st.st_size ||
+				   now.st_ino != st.st_ino || now.st_dev != st.st_dev ||
+				   now.st_mtim.tv_sec != st.st_mtim.tv_sec || now.st_mtim.tv_nsec != st.st_mtim.tv_nsec ||
+				   now.st_ctim.tv_sec != st.st_ctim.tv_sec || now.st_ctim.tv_nsec != st.st_ctim.tv_nsec ||
+				   (!opt.cmd && pread(l->img, &c, 1, (off_t)n) != 0))) {
 		fail("file changed while being copied: %q", opt.image);
-	else {
+	} else {
 		msg.len = 0;
 		line_fmt(&msg, "loaded %q (%d bytes, %d ms) from %q for %q", opt.name, (long long)n,
 			 (long long)(now_ms() - opt.start), opt.source, opt.devpath);
@@ -867,13 +850,12 @@ static int load(struct load *l)
 static int run(int cancel)
 {
 	struct load l = { .dir = -1, .data = -1, .img = -1, .in = -1 };
-	struct stamp name = { .len = 0 };
+	struct line name = { .len = 0 };
 	const char *no_lock = "";
 	int status, lock, lockdir = -1;
 
 	if ((l.loading = open_request(&l.dir)) < 0) {
-		fail("no request: cannot open %q/loading%e%s", req, errno,
-		     stopped() ? "; stopped by a signal" : "");
+		fail("no request: cannot open %q/loading%e%s", req, errno, stopped() ? "; stopped by a signal" : "");
 		say(ERR, msg.buf, 1);
 		return stopped() ? STOPPED : EX_SYSTEM;
 	}
@@ -944,26 +926,24 @@ static int has_dotdot(const char *p)
 
 int main(int argc, char **argv)
 {
-	const char *env, *val, *lmsg = NULL, *cache = NULL, *why, *roots[argc];
+	const char *env = getenv("TIMEOUT"), *val, *lmsg = NULL, *cache = NULL, *why, *roots[argc];
 	static struct line src;
 	struct opts o = { .argc = argc, .argv = argv, .i = 1 };
-	int c, cancel = 0, stamp = 0;
+	int c, cancel = 0, stamp_only = 0;
 
 	if (sanitize_fds() < 0)  /* the kernel starts helpers with fds 0-2 closed */
 		return EX_SYSTEM;
 	opt.start = now_ms();
 	block_signals();
-	env = getenv("SYSFS");
-	opt.sysfs = env && *env ? env : "/sys";
+	if ((opt.wait_s = env ? parse_num(env, 86400, NULL) : -1) <= 0)
+		opt.wait_s = 60;
+	opt.sysfs = (env = getenv("SYSFS")) && *env ? env : "/sys";
 	opt.name = getenv("FIRMWARE");
 	opt.log = "kmsg";
 	opt.lockdir = "/run/fwload/lock";
 	opt.roots = roots;
 	opt.deadline_s = 300;
 	opt.max_size = 256 << 20;  /* linux-firmware's largest is far below */
-	env = getenv("TIMEOUT");
-	opt.wait_s = env && parse_num(env, 86400, NULL) > 0 ? parse_num(env, 86400, NULL) : 60;
-
 	if (argc == 2 && strcmp(argv[1], "--help") == 0)
 		return write_all(1, usage_text, sizeof(usage_text) - 1) ? EX_SYSTEM : 0;
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
@@ -973,7 +953,7 @@ int main(int argc, char **argv)
 		if (c == '?' || c == ':')
 			usage(c == '?' ? "unknown option" : "option wants a value");
 		else if (c == 'c' || c == 'v' || c == 'I')
-			*(c == 'c' ? &cancel : c == 'v' ? &opt.verbose : &stamp) = 1;
+			*(c == 'c' ? &cancel : c == 'v' ? &opt.verbose : &stamp_only) = 1;
 		else if (c == 's' || c == 'n' || c == 'w' || c == 'L' || c == 'K' || c == 'k')
 			*(c == 's' ? &opt.sysfs : c == 'n' ? &opt.name : c == 'w' ? &opt.note :
 			  c == 'L' ? &lmsg : c == 'K' ? &cache : &opt.lockdir) = val;
@@ -993,7 +973,7 @@ int main(int argc, char **argv)
 	}
 	argc -= o.i;
 	argv += o.i;
-	if (stamp) {
+	if (stamp_only) {
 		if (argc < 1 || cancel || lmsg || cache)
 			usage("-I takes PATH... only");
 		return print_stamp(argv, argc);
@@ -1034,7 +1014,8 @@ int main(int argc, char **argv)
 		return 0;
 	opt.image = cancel ? "" : argv[1];
 	opt.cmd = argc > 2 ? argv + 2 : NULL;
-	strcat(strcpy(req, opt.sysfs), opt.devpath);
+	memcpy(req, opt.sysfs, strlen(opt.sysfs));
+	memcpy(req + strlen(opt.sysfs), opt.devpath, strlen(opt.devpath) + 1);
 	if (!opt.name || !*opt.name)
 		opt.name = strrchr(opt.devpath, '/')[1] ? strrchr(opt.devpath, '/') + 1 : opt.devpath;
 	opt.quiet_s = opt.wait_s ? opt.wait_s : 60;  /* a silent stream */

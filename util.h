@@ -28,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -56,11 +57,13 @@ UTIL void line_put(struct line *l, char c)
 }
 
 /*
- * Append to l, printf-like, four conversions only:
+ * Append to l, printf-like, six conversions only:
  *   %s  text as it is (our own words, paths we chose)
  *   %q  text from outside (an event, a file name): control bytes, DEL and
  *       backslashes as \xNN, so no name can forge a second log line
- *   %d  a long long (cast every argument: varargs do not convert)
+ *   %d  a long long (cast every argument: varargs do not convert); %u and
+ *       %o the same taken as unsigned, in decimal and octal; a width
+ *       between % and the letter (%9d) pads with zeros in front
  *   %e  an int errno value as ": errno N (ENAME)"; the name for the codes
  *       these programs meet, from <errno.h>'s values (they differ between
  *       architectures); no strerror table in a static binary
@@ -78,46 +81,52 @@ UTIL void line_vfmt(struct line *l, const char *f, va_list ap)
 		"EBUSY EEXIST ENODEV ENOTDIR EISDIR EINVAL ENFILE EMFILE ETXTBSY EFBIG "
 		"ENOSPC ESPIPE EROFS EPIPE ENAMETOOLONG ENOSYS ELOOP EOVERFLOW EBADMSG "
 		"EOPNOTSUPP ENOBUFS EADDRINUSE EAFNOSUPPORT EPROTONOSUPPORT ETIMEDOUT EUCLEAN ";
-	char d[24], *p;
+	char d[32], *p;
+	const char *s;
+	int w;
 
 	for (; *f; f++) {
 		if (*f != '%') {
 			line_put(l, *f);
-		} else if (*++f == 's' || *f == 'q') {
-			for (const char *s = va_arg(ap, const char *); *s; s++) {
+			continue;
+		}
+		for (w = 0; *++f >= '0' && *f <= '9';)
+			w = w * 10 + (*f - '0');
+		if (*f == 's' || *f == 'q') {
+			for (s = va_arg(ap, const char *); *s; s++) {
 				unsigned char c = (unsigned char)*s;
 
 				if (*f == 'q' && (c < ' ' || c == 0x7f || c == '\\')) {
 					line_put(l, '\\');
 					line_put(l, 'x');
 					line_put(l, "0123456789abcdef"[c >> 4]);
-					line_put(l, "0123456789abcdef"[c & 15]);
-				} else {
-					line_put(l, *s);
+					c = (unsigned char)"0123456789abcdef"[c & 15];
 				}
+				line_put(l, (char)c);
 			}
-		} else if (*f == 'd' || *f == 'e') {
-			long long v = *f == 'd' ? va_arg(ap, long long) : va_arg(ap, int);
-			unsigned long long u = v < 0 ? -(unsigned long long)v : (unsigned long long)v;
+		} else if (*f == 'd' || *f == 'u' || *f == 'o' || *f == 'e') {
+			long long v = *f == 'e' ? va_arg(ap, int) : va_arg(ap, long long);
+			int neg = v < 0 && (*f == 'd' || *f == 'e');
+			unsigned long long u = neg ? -(unsigned long long)v : (unsigned long long)v;
+			unsigned base = *f == 'o' ? 8 : 10;
 
 			*(p = d + sizeof(d) - 1) = '\0';
 			do
-				*--p = (char)('0' + u % 10);
-			while (u /= 10);
-			if (v < 0)
+				*--p = (char)('0' + u % base);
+			while (((u /= base) || d + sizeof(d) - 1 - p < w) && p > d + 9);  /* room: sign, ": errno " */
+			if (neg)
 				*--p = '-';
-			for (const char *s = ": errno "; *f == 'e' && *s; s++)
-				line_put(l, *s);
+			if (*f == 'e')
+				p = memcpy(p - 8, ": errno ", 8);
 			for (; *p; p++)
 				line_put(l, *p);
-			p = (char *)names;
-			for (size_t i = 0; *f == 'e' && i < sizeof(codes) / sizeof(codes[0]);
-			     i++, p = strchr(p, ' ') + 1)
+			s = names;
+			for (size_t i = 0; *f == 'e' && i < sizeof(codes) / sizeof(codes[0]); i++, s = strchr(s, ' ') + 1)
 				if (codes[i] == v) {
 					line_put(l, ' ');
 					line_put(l, '(');
-					while (*p != ' ')
-						line_put(l, *p++);
+					while (*s != ' ')
+						line_put(l, *s++);
 					line_put(l, ')');
 					break;
 				}
@@ -168,45 +177,51 @@ UTIL int write_all(int fd, const void *buf, size_t n)
  */
 UTIL int sanitize_fds(void)
 {
-	while (syscall(SYS_fcntl, 0, F_GETFD) < 0 || syscall(SYS_fcntl, 1, F_GETFD) < 0 ||
-	       syscall(SYS_fcntl, 2, F_GETFD) < 0) {
-		int fd = open("/dev/null", O_RDWR | O_NOCTTY);
-
-		if (fd < 0)
-			fd = open("/", O_RDONLY);
-		if (fd < 0)
+	for (int fd = 0; fd < 3; fd++)  /* a hole is the lowest free fd: open() fills it */
+		if (syscall(SYS_fcntl, fd, F_GETFD) < 0 && open("/dev/null", O_RDWR | O_NOCTTY) < 0 &&
+		    open("/", O_RDONLY) < 0)
 			return -1;
-		if (fd > 2) {
-			close(fd);
-			break;
-		}
-	}
 	return 0;
+}
+
+/*
+ * Close every fd from first up: close_range (Linux 5.9), else one close()
+ * per fd below the fd limit, at most 2^20 (a kernel or headers without it). No memory
+ * of ours touched: safe after vfork().
+ */
+UTIL void close_from(int first)
+{
+	struct rlimit rl;
+
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, (unsigned)first, ~0U, 0) == 0)
+		return;
+#endif
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur > 1 << 20)
+		rl.rlim_cur = 1 << 20;  /* no fd above fs.nr_open's default */
+	for (int fd = first; fd < (int)rl.rlim_cur; fd++)
+		close(fd);
 }
 
 /*
  * In a child, before execve: every signal back to its default action and
  * unblocked, fds 3 and up closed (ours are close-on-exec; what our starter
- * left open is not). The raw rt_sigaction reaches the signals libc keeps
- * for itself (32, 33), which an ignoring parent may have left ignored; an
- * all-zero kernel sigaction is SIG_DFL, no flags, an empty mask in every
- * architecture's layout, and the kernel's sigset is 8 bytes (16 on MIPS:
- * NSIG 65 or 129). Safe after vfork(): it touches no memory of ours.
+ * left open is not): close_range (Linux 5.9), else one close() per fd up
+ * to the fd limit (older kernels and headers). The raw rt_sigaction reaches the signals libc
+ * keeps for itself (32, 33), which an ignoring parent may have left
+ * ignored; an all-zero kernel sigaction is SIG_DFL, no flags, an empty
+ * mask in every architecture's layout (and all zeros are an empty sigset),
+ * and the kernel's sigset is 8 bytes (16 on MIPS: NSIG 65 or 129). Safe
+ * after vfork(): it touches no memory of ours.
  */
 UTIL void child_reset(void)
 {
 	static const unsigned long dfl[8];
-	sigset_t none;
 
 	for (int s = 1; s < NSIG; s++)
 		syscall(SYS_rt_sigaction, s, dfl, NULL, (NSIG + 6) / 8);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, 3, ~0U, 0) < 0)
-#endif
-		for (int fd = 3; fd < 1024; fd++)  /* before Linux 5.9 */
-			close(fd);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, dfl, NULL, (NSIG + 6) / 8);
+	close_from(3);
 }
 
 /* --- Numbers and options --- */

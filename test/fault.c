@@ -24,13 +24,13 @@
  *   FAULT_NO_FORK=1      fork() and vfork() fail with EAGAIN (vfork() is
  *                        otherwise a fork(): a wrapper cannot vfork)
  *   FAULT_SWAP=PATH      right after the first stat() or open() of the name
- *                        FAULT_IMAGE (as given), rename PATH over it: a file
- *                        swapped in between a check and the next open
+ *                        FAULT_IMAGE (as given, or as its last component
+ *                        opened from its directory's fd, as fwload's -r walk
+ *                        opens it), rename PATH over it: a file swapped in
+ *                        between a check and the next open
  *   FAULT_NO_PROC=1      opening /proc/self/fd/N fails with ENOENT (no /proc)
  *   FAULT_NO_HANDLE=1    open_by_handle_at() fails with EOPNOTSUPP (a file
  *                        system without file handles)
- *   FAULT_AFTER_REALPATH=FROM:TO  right after the first realpath(), rename
- *                        FROM over TO: a link swapped in after the check
  *   FAULT_REPLACE=DIR    right after the first open() or openat() of a name
  *                        ending in "loading", DIR moves to DIR.old and
  *                        DIR.new takes its place: the request replaced by a
@@ -530,6 +530,16 @@ static int fault_openat(int (*real)(int, const char *, int, ...), int dir, const
 
 	init();
 	fd = real(dir, path, flags, mode);
+	if (path[0] != '/' && dir >= 0 && cf.swap && !swapped) {  /* the name it stands for */
+		char proc[64], full[PATH_MAX];
+		ssize_t n;
+
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", dir);
+		if ((n = readlink(proc, full, sizeof(full) - 1)) > 0) {
+			snprintf(full + n, sizeof(full) - (size_t)n, "/%s", path);
+			swap_after(full);
+		}
+	}
 	swap_after(path);
 	return fd;
 }
@@ -590,26 +600,6 @@ int open_by_handle_at(int mount_fd, struct file_handle *h, int flags)
 	if (!real)
 		real = (int (*)(int, struct file_handle *, int))dlsym(RTLD_NEXT, "open_by_handle_at");
 	return real(mount_fd, h, flags);
-}
-
-char *realpath(const char *path, char *resolved)
-{
-	static char *(*real)(const char *, char *);
-	static int done;
-	const char *swap = getenv("FAULT_AFTER_REALPATH"), *colon;
-	char *r;
-
-	if (!real)
-		real = (char *(*)(const char *, char *))dlsym(RTLD_NEXT, "realpath");
-	r = real(path, resolved);
-	if (!done && cf.ready && swap && (colon = strchr(swap, ':'))) {  /* not init()'s own */
-		char from[PATH_MAX];
-
-		done = 1;
-		snprintf(from, sizeof(from), "%.*s", (int)(colon - swap), swap);
-		(void)!rename(from, colon + 1);
-	}
-	return r;
 }
 
 __attribute__((destructor)) static void stats(void)

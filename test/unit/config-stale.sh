@@ -116,13 +116,18 @@ expect "from a" "in the first root"
 cp "$C" "$T/cache.first"
 # enter [OTHER]: run the rest of the command line in a new mount namespace,
 # chrooted into a new root (the host's /usr, /proc, /dev, and this test's
-# directory and the repository at their paths); OTHER: the real root's
-# fwload.conf in place of this one.
+# directory, the repository and the programs' directory at their paths);
+# OTHER: the real root's fwload.conf in place of this one. Under qemu-user
+# (make check-cross) fwload is a wrapper in BUILD/qemu that runs BUILD/fwload:
+# BUILD goes in too.
+progs=$(dirname "$FWBIN")
+[ -z "${TEST_QEMU-}" ] || progs=$(dirname "$progs")
 cat >"$T/enter" <<END
 #!/bin/sh
 other=
 [ "\$1" != other ] || { other=1; shift; }
-mount -t tmpfs newroot "$NEW" && cd "$NEW" && mkdir -p usr proc dev ./$T ./$REPO &&
+mount -t tmpfs newroot "$NEW" && cd "$NEW" && mkdir -p usr proc dev ./$progs ./$T ./$REPO &&
+	mount --bind "$progs" ./$progs &&
 	ln -s usr/bin bin && ln -s usr/sbin sbin && ln -s usr/lib lib && ln -s usr/lib64 lib64 &&
 	mount --bind /usr usr && mount --bind /proc proc && mount --bind /dev dev &&
 	mount --bind "$T" ./$T && mount --bind "$REPO" ./$REPO || exit 125

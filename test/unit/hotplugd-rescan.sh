@@ -3,7 +3,7 @@
 # SYSFS/class/firmware/ as ACTION=add events: PROGRAM runs once for each,
 # with argv [PROGRAM, firmware], exactly the kernel helper's environment
 # (the event's variables, HOME=/, the kernel's PATH), fds 0-2 on /dev/null,
-# no signal blocked or ignored, in / with umask 022 (hotplugd itself is
+# no standard signal blocked or ignored, in / with umask 022 (hotplugd itself is
 # started elsewhere with umask 077). A firmware-upload device
 # (remaining_size) and the class's timeout file are left alone; without
 # firmware among the subsystems there is no rescan.
@@ -28,7 +28,15 @@ wait_for '[ "$(runs)" -ge 2 ]' "PROGRAM ran $(runs) times, want 2; hotplugd: $(c
 sleep 0.3  # a third (wrong) run would show by now
 hpd_stop TERM
 [ "$(runs)" = 2 ] || fail "PROGRAM ran $(runs) times, want 2 (the upload device must be skipped)"
-cat "$T"/runs/* >"$T/got"
+# Only the standard signals (1-31) are compared: 32 and 33 belong to glibc,
+# which refuses to change them, and whatever started the test (make, or
+# qemu-user for a cross build) may leave them ignored (as fwload-child).
+cat "$T"/runs/* | while IFS= read -r line; do
+	case $line in
+	Sig*) printf '%s\t%016x\n' "${line%%	*}" $((0x${line#*	} & 0x7fffffff)) ;;
+	*) printf '%s\n' "$line" ;;
+	esac
+done >"$T/got"
 for name in x.bin sub/dir.bin; do
 	dev=$TF/$(printf %s "$name" | tr / !)
 	cat <<END

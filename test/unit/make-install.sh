@@ -5,7 +5,7 @@
 # to the agent's run-time path (no DESTDIR in it), keeps an existing
 # fwload.conf, installs no rules file (etc/fwload.rules.example is
 # documentation) and no empty hotplug.d/default (each uevent would pay to
-# look into it; fwloadctl setup makes it when it needs it), and make
+# look into it; nothing needs it: hotplug keeps a previous helper itself), and make
 # uninstall removes everything but the config. On the running system (no
 # DESTDIR) make uninstall refuses while fwloadctl setup is in force, and
 # says to run fwloadctl setup --undo first; FORCE=1 goes on anyway.

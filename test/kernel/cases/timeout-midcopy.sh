@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The request times out in the middle of a load: the kernel tears the
 # request down, fwload's next write to data fails (ENODEV), and fwload
-# reports the request gone (exit 111, stderr only) instead of committing. The driver sees the
+# reports the request gone (exit 111; one line to stderr and the kernel log) instead of committing. The driver sees the
 # timeout (ETIMEDOUT, 110). A helper of our own feeds fwload a stream that
 # stalls after 64 KiB, longer than the 2 s timeout (fwload's own limit on a
 # silent stream, -t, is 30 s here, so that the kernel's comes first).
@@ -41,6 +41,7 @@ slow() {
 slow 30 2 110 111
 grep -q 'cannot write /sys/devices/virtual/misc/test_firmware/fwload-test-slow.bin/data: errno 19 (ENODEV); the request is gone' /run/slow.err ||
 	fail "unexpected message: $(cat /run/slow.err)"
+kmsg "fwload: fwload-test-slow.bin: .*/data: errno 19 \(ENODEV\); the request is gone"
 echo "ok: timed out mid-copy after $ms ms; fwload: $(cat /run/slow.err)"
 
 slow 1 60 2 2
