@@ -697,16 +697,16 @@ hold_wait() {
 			# A hold taken over keeps its end.
 			_u='' _p=''
 			[ ! -f "$hold_file" ] || read -r _u _p 2>/dev/null <"$hold_file"
-			case $_u in '' | *[!0-9]*) ;; *) [ "$_u" -ge "$hold_until" ] || hold_until=$_u ;; esac
+			case $_u in '' | *[!0-9]*) ;; *) [ "$_u" -ge "$hold_until" ] || hold_until=$_u hold_why="HOLD=$hold, taken over from an earlier hold that ended" ;; esac
 			printf '%s %s\n' "$hold_until" "$$" 2>/dev/null >"$hold_file.$$" &&
 				mv -f "$hold_file.$$" "$hold_file" 2>/dev/null
 		fi
 		if [ "$hold_until" -le "$hold_now" ]; then
-			hold_why="HOLD=$hold, but the kernel's timeout for it, $TIMEOUT s, leaves no time to hold"
+			[ -n "$hold_why" ] || hold_why="HOLD=$hold, but the kernel's timeout for it, $TIMEOUT s, leaves no time to hold"
 			hold_done
 			return 1
 		fi
-		held=1 hold_id='' hold_sig='' hold_n=0
+		held=1 hold_id='' hold_sig='' hold_n=0 hold_why=''
 		trap 'hold_sig=1' TERM INT HUP
 		"$fwload" -l "$log" -L "$FIRMWARE held for $DEVPATH: not found in ${fw_root:+$fw_root }$dirs; waiting up to $((hold_until - hold_now)) s for it (HOLD=$hold)"
 	elif [ -n "$found" ]; then

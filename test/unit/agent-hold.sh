@@ -171,6 +171,19 @@ bg_status_is 1
 file_is "$REQ/loading" -1
 log_matches "fwload: cancelled term\.bin .*\(stopped by a signal while held\)"
 
+# A hold record left by an agent that died (SIGKILL), its end passed: a new
+# agent takes its end over, so the request is cancelled at once, saying why.
+rm -f "$D/late.bin"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
+request late.bin
+printf '%s 999999\n' "$(($(date +%s) - 5))" >"$RUN/held/$KEY"
+: >"$LOGF"
+run agent firmware
+status_is 1
+file_is "$REQ/loading" -1
+log_matches "fwload: cancelled late\.bin .*\(HOLD=30, taken over from an earlier hold that ended\)"
+no_file "$RUN/held/$KEY" "the hold record after the cancel"
+
 # A firmware-upload device is never held.
 request flash.bin
 : >"$REQ/remaining_size"
