@@ -41,9 +41,9 @@ VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 #   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
 #                    shell scripts, their default paths rewritten (SUBST)
 #   LIBEXEC_LIBS     shell code the scripts source (SUBST, mode 644, no page)
-C_PROGS         = fwload fwload-sha256 fwload-extract hotplugd
+C_PROGS         = fwload fwload-sha256 fwload-extract fwload-runas hotplugd
 SBIN_PROGS      = fwload hotplugd
-LIBEXEC_PROGS   = fwload-sha256 fwload-extract
+LIBEXEC_PROGS   = fwload-sha256 fwload-extract fwload-runas
 BIN_PROGS       =
 SBIN_SCRIPTS    = hotplug fwloadctl
 LIBEXEC_SCRIPTS = firmware.agent

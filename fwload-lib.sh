@@ -63,7 +63,7 @@ bad() {
 conf_build() {
 	fw_root='' fw_path='' log=kmsg compressed=no rules_file=${conf%/*}/fwload.rules
 	manifest='' unlisted=load missing_dir='' max_size='' deadline=''
-	timeout='' force_fallback=yes source=auto
+	timeout='' force_fallback=yes source=auto hold=0
 	warned='' conf_broken='' keep=1 stamp='' tmp=''
 	rules_default=$rules_file
 	dt=$sysfs/firmware/devicetree/base
@@ -123,7 +123,7 @@ conf_build() {
 	esac
 	conf_file=$conf cache_sysfs=$sysfs text=
 	for v in conf_file cache_sysfs release dt_model dt_compatible fw_root fw_path log compressed rules_file manifest unlisted missing_dir max_size deadline \
-		timeout force_fallback source conf_broken; do
+		timeout force_fallback source hold conf_broken; do
 		eval "q \"\$$v\""
 		text="$text$v=$q$nl"
 	done
@@ -234,7 +234,7 @@ cache_write() {
 # The helpers of rules(), as text for the cache, one line each.
 # shellcheck disable=SC2016 # code for the cache
 rules_helpers='m() { case $1 in firmware) v=$FIRMWARE ;; devpath) v=$DEVPATH ;; model) v=$dt_model ;; *) v=$dt_compatible ;; esac; _ifs=$IFS; IFS=$nl; set -f; hit=; for w in $v; do case $w in $2) hit=1 ;; esac; done; set +f; IFS=$_ifs; [ -n "$hit" ]; }
-rule() { rule=$1 first_dir=$3; [ -z "$2" ] || name=$2 renamed=" (for $FIRMWARE)"; }
+rule() { rule=$1 first_dir=$3 act=${4-} act_user=${5-}; [ -z "$2" ] || name=$2 renamed=" (for $FIRMWARE)"; }
 '
 
 # find_unpacker: for $f, NAME$sfx, a decompressor from PATH as an absolute
@@ -261,6 +261,10 @@ find_unpacker() {
 # once the image is found: where its links lead, whether that is inside a
 # searched directory (fwload's -r check, the roots in "$@"), the decision.
 dry_run_end() {
+	if [ -n "$act" ]; then
+		step "decision: load the program's output, committed only if it exits 0${w:+; $w}"
+		exit 0
+	fi
 	real=$(readlink -f "$found")
 	[ "$real" = "$found" ] || step "links:    $found resolves to $real"
 	inside=''
@@ -346,6 +350,16 @@ conf_read() {
 			*) timeout=$v ;;
 			esac
 			;;
+		HOLD)
+			if [ "$v" = 0 ] || in_range "$v" '' 86400; then
+				hold=$v
+				while :; do
+					case $hold in 0?*) hold=${hold#0} ;; *) break ;; esac
+				done
+			else
+				bad "HOLD wants whole seconds, 0 to 86400, not '$v'; 0 used (a name not found is cancelled at once)"
+			fi
+			;;
 		DEADLINE)
 			if in_range "$v" '' 86400; then
 				deadline=$v
@@ -428,7 +442,12 @@ one_of() {
 
 # rules_read: each usable rule becomes a part of rules(), which the agent
 # calls with FIRMWARE and DEVPATH set: its conditions as "m KIND GLOB"
-# tests, then "rule FILE:LINE NAME DIR" (both defined in the cache).
+# tests, then "rule FILE:LINE NAME DIR ACT USER" (both defined in the
+# cache). ACT is the rule's action as shell text, its words quoted by q():
+# "extract SOURCE OFFSET SIZE [--OPTION [VALUE]]..." (fwload-extract's
+# arguments; an option word of the rule, NAME or NAME=VALUE, becomes
+# --NAME [VALUE], in the rule's order) or "run /PROGRAM"; USER is run='s
+# user= name.
 rules_read() {
 	each_line "$rules_file" || return 1
 	for line in $lines; do
@@ -439,7 +458,7 @@ rules_read() {
 		# shellcheck disable=SC2086 # words, split on blanks
 		set -- $line
 		case ${1-#} in '#'*) continue ;; esac
-		r_if='' r_name='' r_dir='' why=''
+		r_if='' r_name='' r_dir='' r_act='' r_kind='' r_user='' why=''
 		for w in "$@"; do
 			v=${w#*=}
 			case $w in
@@ -453,11 +472,40 @@ rules_read() {
 				r_name=$v
 				;;
 			dir=/*) r_dir=$v ;;
-			*) why="'$w' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR" ;;
+			extract=?*,?*,?*)
+				[ -z "$r_kind" ] || why="one extract= or run= a rule"
+				r_kind=extract r_act=extract
+				_src=${v%,*,*} _r=${v#*,}
+				[ "$_src,$_r" = "$v" ] || _r=${v#"$_src",}
+				for _a in "$_src" "${_r%,*}" "${_r#*,}"; do
+					q "$_a"
+					r_act="$r_act $q"
+				done
+				;;
+			mac=?* | mac-binary=?* | mac-text=?* | mac-ascii=?* | macaddr-add=?* | patch-mac=?* | \
+				ath9k-patch-mac-crc=?* | valid=?* | macaddr-setbit-la | ath9k-patch-mac | ath10k-patch-mac)
+				[ "$r_kind" = extract ] || why="${w%%=*} goes after extract="
+				r_act="$r_act --${w%%=*}"
+				case $w in *=*) q "$v" && r_act="$r_act $q" ;; esac
+				;;
+			run=/*)
+				[ -z "$r_kind" ] || why="one extract= or run= a rule"
+				q "$v"
+				r_kind=run r_act="run $q"
+				;;
+			user=?*)
+				case $v in
+				*[!A-Za-z0-9._-]* | -* | [0-9]*) why="user=$v: not a user name" ;;
+				*) r_user=$v ;;
+				esac
+				;;
+			*) why="'$w' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR, extract=SOURCE,OFFSET,SIZE [OPTION]..., run=/PROGRAM [user=NAME]" ;;
 			esac
 			[ -z "$why" ] || break
 		done
-		[ -n "$why$r_name$r_dir" ] || why="no name= or dir="
+		[ -n "$why" ] || [ -z "$r_user" ] || [ "$r_kind" = run ] || why="user= goes with run="
+		[ -n "$why$r_name$r_dir$r_kind" ] || why="no name=, dir=, extract= or run="
+		[ -n "$why" ] || [ -z "$r_kind" ] || [ -z "$r_name$r_dir" ] || why="$r_kind= goes with no name= or dir="
 		if [ -n "$why" ]; then
 			bad "$why; rule ignored"
 			continue
@@ -467,10 +515,65 @@ rules_read() {
 		q "$r_name"
 		r_then="$r_then $q"
 		q "$r_dir"
-		rules_sh="$rules_sh$r_if$r_then $q && return; "
+		r_then="$r_then $q"
+		if [ -n "$r_kind" ]; then
+			q "$r_act"
+			r_then="$r_then $q"
+			q "$r_user"
+			r_then="$r_then $q"
+		fi
+		rules_sh="$rules_sh$r_if$r_then && return; "
 	done
 	set +f
 	IFS=$_ifs
+}
+
+# act_prepare: a rule's extract= or run= as fwload's COMMAND: $act_argv
+# (shell text, quoted words) and $found "-" (fwload's standard input,
+# which the agent points at /dev/null: the program's output is the
+# image). run= with user=NAME runs the program through fwload-runas with
+# NAME's uid and gid from /etc/passwd (root's file: read here, no NSS); a
+# NAME it lacks refuses the request (aborted, one line), never runs the
+# program as root. Returns 0, or the agent's status for a refused request.
+act_prepare() {
+	found=- found_dir='' skipped='' unpack='' unpack_args=''
+	eval "set -- $act"
+	case $1 in
+	extract)
+		shift
+		q "$libexec/fwload-extract"
+		act_argv=$q
+		for _a; do
+			q "$_a"
+			act_argv="$act_argv $q"
+		done
+		step "action:   extract: the image is $libexec/fwload-extract $*"
+		;;
+	run)
+		q "$2"
+		act_argv=$q
+		if [ -n "$act_user" ]; then
+			_pw=${FWLOAD_PASSWD:-/etc/passwd} _ug=''
+			[ ! -r "$_pw" ] || while IFS=: read -r _n _ _u _g _; do
+				[ "$_n" != "$act_user" ] || { _ug=$_u:$_g && break; }
+			done <"$_pw"
+			case $_ug in
+			[0-9]*:[0-9]*) ;;
+			*)
+				step "action:   run $2 as user $act_user: no such user in $_pw"
+				cancel "user=$act_user: no such user in $_pw; rule $rule refused" 2
+				return
+				;;
+			esac
+			q "$libexec/fwload-runas"
+			act_argv="$q $_ug $act_argv"
+			step "action:   run: the image is the output of $2 as user $act_user ($_ug, no supplementary groups)"
+		else
+			step "action:   run: the image is the output of $2 (as root)"
+		fi
+		;;
+	esac
+	return 0
 }
 
 # find_sum: set $sum to the SHA-256 that $manifest lists for $name, or
@@ -523,4 +626,141 @@ find_sum() {
 	set +f
 	IFS=$_ifs
 	[ -z "$sum_bad" ] || sum=''
+}
+
+# hold_key DEVPATH: $hold_file, the hold record of the request at DEVPATH:
+# $rundir/held/DEVPATH with '!' for each '/' (none for a DEVPATH too long
+# for one file name: that hold is not recorded, only listed nowhere).
+hold_key() {
+	hold_file='' _k=$1
+	while :; do
+		case $_k in */*) _k=${_k%%/*}!${_k#*/} ;; *) break ;; esac
+	done
+	[ ${#_k} -gt 255 ] || hold_file=$rundir/held/$_k
+}
+
+# hold_wait: the agent found no image for a pending request and HOLD= is
+# set (or it holds the request already and found one). A held request holds
+# no lock: it is only this shell, searching again every quarter second
+# (one sleep process at a time), until one of
+#   - the image is there, and unchanged since the search before (a copy
+#     still being written is not loaded half): returns 1, the agent loads it;
+#   - HOLD's end (or the kernel's timeout for this request, less 2 s, if
+#     that comes first; in whole seconds, so between HOLD and HOLD + 1 s), or settle has run (before the hold began): returns
+#     1 with $hold_why, the agent cancels;
+#   - the request is gone (answered by another, a rescan after switch_root),
+#     settle has run (its rescan answers it), or another agent took the
+#     hold over (its record names another process): $hold_end 5, quietly;
+#   - a rescan runs the agent (FWLOAD_HOLD_DETACH set): the hold goes on in
+#     an agent of its own in the background, $hold_end 8;
+#   - the configuration cache the decision came from is no longer fresh
+#     (fwload -K; before the hold, then once a second): $hold_end 7, the
+#     agent reads the files again and decides again (a hold it makes
+#     again keeps its end: the record is still its own);
+# else returns 0: search again. The record $rundir/held/KEY holds "UNTIL
+# PID" (UNTIL in seconds since 1970): fwloadctl status shows it, and an
+# agent that takes the hold over keeps its end.
+hold_wait() {
+	hold_end=''
+	if [ -z "$held" ]; then
+		if [ -e "$rundir/settled" ]; then
+			hold_why="HOLD=$hold, but fwloadctl settle has run"
+			return 1
+		fi
+		request_kind "$request"
+		[ "$kind" = pending ] || return 1
+		# A hold is a decision that lasts: never one made from a cache
+		# that is no longer fresh (7: the agent reads the files again).
+		if [ -n "$from_cache" ] && ! "$fwload" -K "$cache" 2>/dev/null; then
+			hold_end=7
+			return 2
+		fi
+		if [ -n "${FWLOAD_HOLD_DETACH-}" ]; then
+			FWLOAD_HOLD_DETACH='' "$libexec/firmware.agent" firmware </dev/null >/dev/null 2>&1 &
+			hold_end=8
+			return 2
+		fi
+		hold_now=$(date +%s) || hold_now=''
+		case $hold_now in '' | *[!0-9]*) hold_why="HOLD=$hold, but no clock (date)" && return 1 ;; esac
+		hold_until=$((hold_now + hold))
+		case ${TIMEOUT-} in
+		0 | '' | *[!0-9]*) ;;
+		*)
+			if [ ${#TIMEOUT} -le 5 ] && [ $((hold_now + TIMEOUT - 3)) -lt "$hold_until" ]; then
+				hold_until=$((hold_now + TIMEOUT - 3))
+			fi
+			;;
+		esac
+		hold_key "$DEVPATH"
+		# shellcheck disable=SC2174 # -m for the directory itself
+		if [ -n "$hold_file" ] && { [ -d "$rundir/held" ] || mkdir -p -m 700 "$rundir/held" 2>/dev/null; }; then
+			# A hold taken over keeps its end.
+			_u='' _p=''
+			[ ! -f "$hold_file" ] || read -r _u _p 2>/dev/null <"$hold_file"
+			case $_u in '' | *[!0-9]*) ;; *) [ "$_u" -ge "$hold_until" ] || hold_until=$_u hold_why="HOLD=$hold, taken over from an earlier hold that ended" ;; esac
+			printf '%s %s\n' "$hold_until" "$$" 2>/dev/null >"$hold_file.$$" &&
+				mv -f "$hold_file.$$" "$hold_file" 2>/dev/null
+		fi
+		if [ "$hold_until" -le "$hold_now" ]; then
+			[ -n "$hold_why" ] || hold_why="HOLD=$hold, but the kernel's timeout for it, $TIMEOUT s, leaves no time to hold"
+			hold_done
+			return 1
+		fi
+		held=1 hold_id='' hold_sig='' hold_n=0 hold_why=''
+		trap 'hold_sig=1' TERM INT HUP
+		"$fwload" -l "$log" -L "$FIRMWARE held for $DEVPATH: not found in ${fw_root:+$fw_root }$dirs; waiting up to $((hold_until - hold_now)) s for it (HOLD=$hold)"
+	elif [ -n "$found" ]; then
+		# Found while held: loaded once it is the same file, of the same
+		# size and times, two searches running.
+		_id=$("$fwload" -I "$found" 2>/dev/null)
+		if [ "$_id" = "$hold_id" ]; then
+			hold_done
+			return 1
+		fi
+		hold_id=$_id
+	fi
+	# (No sleep that runs, as in an initramfs emptied by switch_root under
+	# an agent that held a request there: no spinning; see below.)
+	_slept=1
+	sleep 0.25 2>/dev/null || sleep 1 2>/dev/null || _slept=''
+	if [ -n "$hold_sig" ]; then
+		hold_why="stopped by a signal while held"
+		hold_done
+		return 1
+	fi
+	_u='' _p=''
+	[ -z "$hold_file" ] || read -r _u _p 2>/dev/null <"$hold_file"
+	if [ ! -e "$request/loading" ] || [ -e "$rundir/settled" ] || { [ -n "$_p" ] && [ "$_p" != "$$" ]; }; then
+		[ "$_p" != "$$" ] || hold_done
+		hold_end=5
+		return 2
+	fi
+	# The configuration changed (checked once a second): the agent reads
+	# it again and decides again; the hold keeps its end (its record).
+	hold_n=$((hold_n + 1))
+	if [ -n "$from_cache" ] && [ $((hold_n % 4)) = 0 ] && ! "$fwload" -K "$cache" 2>/dev/null; then
+		held=''
+		hold_end=7
+		return 2
+	fi
+	if [ -z "$_slept" ]; then
+		hold_why="held, but sleep does not run here"
+		hold_done
+		return 1
+	fi
+	hold_now=$(date +%s) || hold_now=0
+	if [ "$hold_now" -gt "$hold_until" ]; then  # (whole seconds: HOLD passed)
+		hold_why="held until HOLD's end, HOLD=$hold"
+		hold_done
+		return 1
+	fi
+	return 0
+}
+
+# hold_done: the hold record goes (if it is still this agent's).
+hold_done() {
+	[ -n "$hold_file" ] && [ -f "$hold_file" ] || return 0
+	_u='' _p=''
+	read -r _u _p 2>/dev/null <"$hold_file"
+	[ "$_p" != "$$" ] || rm -f "$hold_file" 2>/dev/null
 }

@@ -4,7 +4,7 @@
 # fast tests under qemu-user for each architecture (make check-cross).
 #
 # ARCH: armhf arm64 riscv64 (default: all). For each: static fwload,
-# fwload-sha256, fwload-extract and hotplugd (make CROSS_COMPILE=...), dynamic
+# fwload-sha256, fwload-extract, fwload-runas and hotplugd (make CROSS_COMPILE=...), dynamic
 # test builds of fwload and fwload-extract and the fault injector are built
 # in a scratch copy of the sources, then test/run-unit runs with the static
 # programs replaced by "qemu-ARCH PROGRAM" (and the fault cases by
@@ -34,18 +34,18 @@ for arch in "$@"; do
 	esac
 	b=$work/$arch
 	mkdir -p "$b/test"
-	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/fwload-extract.c" "$repo/hotplugd.c" "$repo/util.h" \
+	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/fwload-extract.c" "$repo/fwload-runas.c" "$repo/hotplugd.c" "$repo/util.h" \
 		"$repo/Makefile" "$repo/VERSION" "$b/"
 	cp "$repo/test/fault.c" "$b/test/"
 	echo "=== $arch: make CROSS_COMPILE=$triplet-"
-	if ! make -s -C "$b" CROSS_COMPILE="$triplet-" WERROR=-Werror fwload fwload-sha256 fwload-extract hotplugd \
+	if ! make -s -C "$b" CROSS_COMPILE="$triplet-" WERROR=-Werror fwload fwload-sha256 fwload-extract fwload-runas hotplugd \
 		test/fwload-dyn test/fwload-extract-dyn test/fault.so; then
 		echo "cross: $arch: build failed"
 		failed=$((failed + 1))
 		continue
 	fi
 	file "$b/fwload" | sed 's/^[^:]*: /  /'
-	for p in fwload fwload-sha256 fwload-extract hotplugd; do
+	for p in fwload fwload-sha256 fwload-extract fwload-runas hotplugd; do
 		"$triplet-strip" -o "$b/$p.stripped" "$b/$p"
 		echo "  $p static, stripped: $(wc -c <"$b/$p.stripped") bytes"
 		mkdir -p "$b/qemu"  # wrappers with the programs' own names

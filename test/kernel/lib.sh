@@ -90,3 +90,42 @@ custom_result() {
 	wait "$custom_pid"
 	read -r err ms </run/custom.out
 }
+
+# uptime_ms: the time since boot in milliseconds (/proc/uptime: hundredths).
+uptime_ms() {
+	read -r _up _ </proc/uptime
+	echo $((${_up%.*}${_up#*.} * 10))
+}
+
+# held_by NAME: $holder, the agent holding the request for NAME (its hold
+# record in /run/fwload/held), waited for up to 10 s.
+held_by() {
+	_rec=/run/fwload/held/$(printf %s "/devices/virtual/misc/test_firmware/$1" | tr / !)
+	_i=0
+	until [ -s "$_rec" ]; do
+		_i=$((_i + 1))
+		[ "$_i" -le 100 ] || fail "$1: no hold record after 10 s ($_rec)"
+		sleep 0.1
+	done
+	# shellcheck disable=SC2034 # for the cases
+	read -r _ holder <"$_rec"
+}
+
+# hold_procs PID: $procs, the processes of the hold: PID and its children
+# (each /proc/N/stat's fourth field is its parent), counted 20 times over
+# 2 s; the most seen.
+hold_procs() {
+	procs=0
+	_n=0
+	while [ "$_n" -lt 20 ]; do
+		_c=0
+		for _s in /proc/[0-9]*/stat; do
+			read -r _pid _ _ _pp _ 2>/dev/null <"$_s" || continue
+			[ "$_pid" = "$1" ] || [ "$_pp" = "$1" ] || continue
+			_c=$((_c + 1))
+		done
+		[ "$_c" -le "$procs" ] || procs=$_c
+		sleep 0.1
+		_n=$((_n + 1))
+	done
+}

@@ -68,7 +68,7 @@ has "$T/got" /usr/share/doc/fwload/copyright "the .deb"
 has "$T/got" /usr/lib/systemd/system/fwload.service "the .deb"
 grep -E '^/(lib|etc/udev|usr/lib/fwload|usr/share/doc/fwload/doc)(/|$)' "$T/got" >"$T/wrong" &&
 	fail "the .deb has files where Debian's do not go (/lib, /etc/udev, /usr/lib/fwload, doc/doc): $(cat "$T/wrong")"
-grep -qx "ExecStart=-/usr/sbin/fwloadctl setup --hotplugd" "$T/x/usr/lib/systemd/system/fwload.service" ||
+grep -qx "ExecStart=/usr/sbin/fwloadctl setup --hotplugd" "$T/x/usr/lib/systemd/system/fwload.service" ||
 	fail "the unit does not run /usr/sbin/fwloadctl: $(grep ExecStart "$T/x/usr/lib/systemd/system/fwload.service")"
 
 # The paths of fwload's own files that the programs name (the scripts'

@@ -90,7 +90,7 @@ for p in $libexec; do [ -x "$br/usr/libexec/fwload/$p" ] || fail "Buildroot: no 
 grep -qx 'SOURCE=hotplugd' "$br/etc/fwload.conf" || fail "Buildroot: fwload.conf does not set the event source"
 [ -x "$br/etc/init.d/S11fwload" ] || fail "Buildroot: no /etc/init.d/S11fwload"
 grep -q '^	/usr/sbin/fwloadctl setup' "$br/etc/init.d/S11fwload" || fail "Buildroot: S11fwload does not run /usr/sbin/fwloadctl"
-grep -qx 'ExecStart=-/usr/sbin/fwloadctl setup --hotplugd' "$br/usr/lib/systemd/system/fwload.service" ||
+grep -qx 'ExecStart=/usr/sbin/fwloadctl setup --hotplugd' "$br/usr/lib/systemd/system/fwload.service" ||
 	fail "Buildroot: no fwload.service running /usr/sbin/fwloadctl"
 [ -e "$br/usr/share/man" ] && fail "Buildroot: man pages on the target"
 grep -qx "sha256  $(sha256sum <"$REPO/LICENSE" | cut -d' ' -f1)  LICENSE" "$c/buildroot/package/fwload/fwload.hash" ||
@@ -122,7 +122,7 @@ recipe yocto "$bb" '^do_install() {' '^}' -e "s|oe_runmake|make -s $oemake|" -e 
 for p in $progs; do [ -x "$yo/usr/sbin/$p" ] || fail "Yocto: no /usr/sbin/$p"; done
 for p in $libexec; do [ -x "$yo/usr/libexec/fwload/$p" ] || fail "Yocto: no /usr/libexec/fwload/$p"; done
 [ -f "$yo/usr/share/man/man8/fwload.8" ] || fail "Yocto: no man pages (for fwload-doc)"
-grep -qx 'ExecStart=-/usr/sbin/fwloadctl setup --hotplugd' "$yo/usr/lib/systemd/system/fwload.service" ||
+grep -qx 'ExecStart=/usr/sbin/fwloadctl setup --hotplugd' "$yo/usr/lib/systemd/system/fwload.service" ||
 	fail "Yocto: no fwload.service running /usr/sbin/fwloadctl"
 grep -qx 'FWLOADCTL=${FWLOADCTL:-/usr/sbin/fwloadctl}' "$yo/etc/init.d/fwload" || fail "Yocto: no /etc/init.d/fwload running /usr/sbin/fwloadctl"
 grep -qx 'inherit systemd update-rc.d' "$bb" || fail "Yocto: the recipe does not inherit systemd and update-rc.d"

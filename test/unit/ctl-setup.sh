@@ -48,6 +48,13 @@ line="setup: uevent helper /sbin/hotplug, sysfs fallback forced, timeout 9 s; re
 log_has "fwload: $line"
 said "$line"
 no_file "$CHAIN" "a kept helper with no previous helper"
+# A request its rescan cancels is that request's outcome (its line), not
+# setup's: set up, 0 (fwload.service runs setup without "-").
+pending lost.bin
+setup
+status_is 0
+file_is "$REQ/loading" -1
+grep -qx "lost.bin: 1" "$T/stdout" || fail "setup's rescan: $(cat "$T/stdout")"
 
 # FORCE_FALLBACK=no leaves the sysctl alone; a bad TIMEOUT is reported.
 echo 0 >"$F"
@@ -159,12 +166,18 @@ echo >&3
 END
 chmod 755 "$T/hotplugd"
 mv "$H" "$T/hotplug.off"
+# A request pending: hotplugd's start rescan serves it; setup's own rescan
+# would race it (two answerers: one gets 5, or 111 once the request is
+# gone), so a setup that starts hotplugd runs none.
+pending racing.bin
 setup
 status_is 0
 file_is "$T/hotplugd-ran" "hotplugd -p $RUN/hotplugd.pid -D 3
 "
 read -r pid <"$RUN/hotplugd.pid"
-said "setup: hotplugd (pid $pid), as this kernel has no uevent helper, sysfs fallback forced; rescanning pending requests"
+said "setup: hotplugd (pid $pid), as this kernel has no uevent helper, sysfs fallback forced; hotplugd's start rescan serves pending requests"
+untouched
+rm -r "$REQ" "$SYS/class/firmware/racing.bin"
 setup
 status_is 0
 file_is "$T/hotplugd-ran" "hotplugd -p $RUN/hotplugd.pid -D 3

@@ -14,9 +14,9 @@
 # error, never a cut image, and the kernel log has fwload-extract's reason.
 # Where strace is at hand (the dash root), the partition's ECC statistics
 # are seen read before and after the data.
-# (Named to run after hotplugd-storm: a read through the loop device makes
-# the kernel start a kblockd worker, kworker/0:1H, about 5 s later, and
-# hotplugd-storm's count of forks in /proc/stat sees it as a process.)
+# (A read through the loop device makes the kernel start a kblockd worker,
+# kworker/0:1H, about 5 s later: hotplugd-storm leaves kernel threads out
+# of its count of forks.)
 . ../lib.sh
 X=/lib/fwload/fwload-extract
 b2m=/sys/module/block2mtd/parameters/block2mtd
