@@ -36,3 +36,18 @@ st=$?
 grep -q "^fwload-extract: mtd:art: 2048 bytes at offset 260096 of /dev/$mtd, want 2116\$" /run/extract.err ||
 	fail "$x past the end said: $(cat /run/extract.err)"
 echo "ok: $x mtd:art 0x1000 0x844 exact; 0x844 bytes at 0x3f800: status 2, nothing written"
+
+# The same bytes as a board serves them: a rule's extract= answers a
+# request for calibration data through fwload's COMMAND slot (fwload
+# DEVPATH - fwload-extract ...), nothing written to a firmware directory;
+# 0x844 bytes past the end: the driver gets ENOENT, nothing committed.
+cat >/etc/fwload.rules <<'RULES'
+firmware=cal-art.bin extract=mtd:art,0x1000,0x844
+firmware=cal-short.bin extract=mtd:art,0x3f800,0x844
+RULES
+request cal-art.bin /run/img.cal
+kmsg "fwload: loaded cal-art\\.bin \\(2116 bytes, [0-9]+ ms\\) from standard input via /lib/fwload/fwload-extract for "
+request_fails cal-short.bin 2
+kmsg "fwload: cal-short\\.bin: .*fwload-extract.*2048 bytes at offset 260096 of /dev/$mtd, want 2116"
+[ ! -e "$FW/cal-art.bin" ] && [ ! -e /lib/firmware/cal-art.bin ] || fail "extract= wrote a file"
+echo "ok: rule extract=mtd:art,0x1000,0x844 served 0x844 exact bytes through fwload; past the end: ENOENT"
