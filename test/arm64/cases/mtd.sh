@@ -49,5 +49,5 @@ request cal-art.bin /run/img.cal
 kmsg "fwload: loaded cal-art\\.bin \\(2116 bytes, [0-9]+ ms\\) from standard input via /lib/fwload/fwload-extract for "
 request_fails cal-short.bin 2
 kmsg "fwload: cal-short\\.bin: .*fwload-extract.*2048 bytes at offset 260096 of /dev/$mtd, want 2116"
-[ ! -e "$FW/cal-art.bin" ] && [ ! -e /lib/firmware/cal-art.bin ] || fail "extract= wrote a file"
+if [ -e "$FW/cal-art.bin" ] || [ -e /lib/firmware/cal-art.bin ]; then fail "extract= wrote a file"; fi
 echo "ok: rule extract=mtd:art,0x1000,0x844 served 0x844 exact bytes through fwload; past the end: ENOENT"
