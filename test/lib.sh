@@ -64,6 +64,19 @@ fail() {
 	exit 1
 }
 
+# until_true WHAT COMMAND...: wait (at most 20 s) for COMMAND to succeed: a
+# hang guard, not a measure.
+until_true() {
+	_w=$1
+	shift
+	_i=0
+	until "$@"; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 200 ] || fail "waited 20 s for: $_w"
+		sleep 0.1
+	done
+}
+
 # assert_eq WHAT WANT GOT
 assert_eq() {
 	[ "$2" = "$3" ] || fail "$1: want '$2', got '$3'"

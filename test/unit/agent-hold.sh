@@ -28,17 +28,6 @@ bg() {
 	) &
 	bg_pid=$!
 }
-# until_true WHAT COMMAND...: wait (at most 20 s) for COMMAND to succeed.
-until_true() {
-	_w=$1
-	shift
-	_i=0
-	until "$@"; do
-		_i=$((_i + 1))
-		[ "$_i" -lt 200 ] || fail "waited 20 s for: $_w"
-		sleep 0.1
-	done
-}
 bg_status_is() {
 	wait "$bg_pid"
 	read -r _s <"$T/bg.st" || fail "no status from the background agent"

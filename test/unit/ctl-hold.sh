@@ -18,16 +18,6 @@ conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw" HOLD=40
 key() {
 	printf %s "$TF/$1" | tr / !
 }
-until_true() {
-	_w=$1
-	shift
-	_i=0
-	until "$@"; do
-		_i=$((_i + 1))
-		[ "$_i" -lt 200 ] || fail "waited 20 s for: $_w"
-		sleep 0.1
-	done
-}
 
 # setup: the timeout covers HOLD; a settle before is forgotten.
 mkdir -p "$RUN"
