@@ -148,12 +148,15 @@ conf_build() {
 }
 
 # stamp_add PATH...: add the identities of PATH... (fwload -I) to $stamp.
-# A file changed in the second the cache is made (or, where times have no
-# sub-second part, as on ext4 with 128-byte inodes or FAT, in the second
-# before) could change again unseen: same size, same times. Then no cache
-# ($keep empty), and the next event reads the files again. "Now" is the
-# time of the temporary file ($tmp). No cache either when fwload cannot
-# say.
+# A file whose change time is not before "now" (the time of the temporary
+# file $tmp, made before any input is read), or, where times have no
+# sub-second part (ext4 with 128-byte inodes, FAT), is not two seconds
+# before it, could change again unseen: same size, same times. Then no
+# cache ($keep empty), and the next event reads the files again. With
+# nanoseconds, a change after $tmp was made gets a time at or after its
+# (the same clock), so one strictly before it is enough: an initramfs's
+# files, unpacked a moment before the first events, are cached from the
+# first event on. No cache either when fwload cannot say.
 stamp_add() {
 	[ -n "$tmp" ] && [ -n "$keep" ] || return 0
 	_s=$("$fwload" -I "$@" "$tmp" 2>/dev/null) || _s=''
@@ -166,7 +169,7 @@ stamp_add() {
 	esac
 	_now=${_s##* }
 	_now=${_now#*:*:*:}
-	_now=${_now%%.*}
+	_now=${_now%%:*}
 	_s=${_s% * *}
 	stamp=${stamp:-"# fwload-cache 1"}${_s#"# fwload-cache 1"}
 	# IDs: DEV:INO:SIZE:MTIME.NS:CTIME.NS:MODE, "-" absent, "?" unknown.
@@ -183,9 +186,14 @@ stamp_add() {
 		*:*:*:*:*:100*)  # a regular file
 			_c=${2#*:*:*:*:}
 			_c=${_c%%:*}
-			case $_c in *.000000000) _g=2 ;; *) _g=1 ;; esac
-			secs_between "${_c%%.*}" "$_now"
-			[ "$_d" -ge "$_g" ] || keep=''
+			secs_between "${_c%%.*}" "${_now%%.*}"
+			case $_c in
+			*.000000000) [ "$_d" -ge 2 ] || keep='' ;;
+			*.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9])
+				[ "$_d" -ge 1 ] || { [ "$_d" = 0 ] && [ "1${_c#*.}" -lt "1${_now#*.}" ]; } || keep=''
+				;;
+			*) keep='' ;;
+			esac
 			;;
 		*:*:*:*:*:*) ;;
 		*) keep='' ;;

@@ -4,7 +4,8 @@
 #  - two same-size edits within one second on a file system with 1-second
 #    times (ext4 made with 128-byte inodes, on a loop file): a cache is
 #    never made of a file changed in the second it is made in, or the one
-#    before;
+#    before; with nanosecond times, of one changed after its temporary
+#    file was made;
 #  - an edit while the cache is being made (after the file was read, before
 #    the cache is written: MANIFEST= and UNLISTED=refuse added): the stamp
 #    was taken before the read;
@@ -59,6 +60,19 @@ expect "from b" "ext4, edited"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "FIRMWARE_PATH=/c"
 expect "from c" "ext4, edited again in the same second, same size"
 umount "$EXT"
+
+# 1b. With nanosecond times a file changed before the cache's temporary
+# file was made is cached at once (an initramfs's files are unpacked a
+# moment before its first events), and a same-size edit right after is
+# still seen.
+CONF=$T/fwload.conf
+rm -rf "$RUN"
+next_second
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "FIRMWARE_PATH=/a"
+expect "from a" "nanoseconds, first event"
+[ -f "$C" ] || fail "no cache of a file changed just before the first event (nanosecond times)"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "FIRMWARE_PATH=/b"
+expect "from b" "nanoseconds, edited in the same second, same size"
 
 # 2. An edit while the cache is made: fwload.conf changed after it was
 # read (RULES= names a rules file elsewhere, whose stamp is taken after
