@@ -66,19 +66,7 @@ struct ecc_stats {
 
 static const char *procfs = "/proc", *sysfs = "/sys", *devfs = "/dev";
 
-/* One line on standard error: "fwload-extract: " and line_fmt's f. */
-static void say(const char *f, ...)
-{
-	struct line l;
-	va_list ap;
-
-	memcpy(l.buf, "fwload-extract: ", l.len = 16);
-	va_start(ap, f);
-	line_vfmt(&l, f, ap);
-	va_end(ap);
-	line_put(&l, '\n');
-	(void)write_all(2, l.buf, l.len);
-}
+#define say(...) say_as("fwload-extract", __VA_ARGS__)
 
 static int usage(const char *f, const char *arg)
 {

@@ -28,19 +28,7 @@ static const char usage_text[] =
 	"       fwload-runas --help | --version\n"
 	"Runs PROGRAM (an absolute path) as UID and GID, with no supplementary groups.\n";
 
-/* One line on stderr: "fwload-runas: ...". */
-static void say(const char *f, ...)
-{
-	struct line l = { .len = 0 };
-	va_list ap;
-
-	line_fmt(&l, "fwload-runas: ");
-	va_start(ap, f);
-	line_vfmt(&l, f, ap);
-	va_end(ap);
-	line_put(&l, '\n');
-	(void)write_all(2, l.buf, l.len);
-}
+#define say(...) say_as("fwload-runas", __VA_ARGS__)
 
 /* "UID:GID", each a whole number below 2^32 - 1 (-1 is "no change"). */
 static int ids_arg(const char *s, uid_t *uid, gid_t *gid)

@@ -123,19 +123,7 @@ static void final(struct sha256 *s, char hex[65])
 	hex[64] = '\0';
 }
 
-/* One line on standard error: "fwload-sha256: " and line_fmt's f. */
-static void say(const char *f, ...)
-{
-	struct line l;
-	va_list ap;
-
-	memcpy(l.buf, "fwload-sha256: ", l.len = 15);
-	va_start(ap, f);
-	line_vfmt(&l, f, ap);
-	va_end(ap);
-	line_put(&l, '\n');
-	(void)write_all(2, l.buf, l.len);
-}
+#define say(...) say_as("fwload-sha256", __VA_ARGS__)
 
 /* want = s in lower case if s is exactly 64 hex digits; else -1. */
 static int digest_arg(const char *s, char want[65])

@@ -224,6 +224,27 @@ UTIL void child_reset(void)
 	close_from(3);
 }
 
+/*
+ * One line on standard error: NAME ": " and line_fmt's f, for the programs
+ * whose one sink it is (fwload-sha256, fwload-extract, fwload-runas: each
+ * defines say() as say_as() with its name).
+ */
+UTIL void say_as(const char *name, const char *f, ...)
+{
+	struct line l;
+	va_list ap;
+
+	l.len = strlen(name);  /* a program's name: short */
+	memcpy(l.buf, name, l.len);
+	memcpy(l.buf + l.len, ": ", 2);
+	l.len += 2;
+	va_start(ap, f);
+	line_vfmt(&l, f, ap);
+	va_end(ap);
+	line_put(&l, '\n');
+	(void)write_all(2, l.buf, l.len);
+}
+
 /* --- Numbers and options --- */
 
 /*
