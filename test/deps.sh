@@ -10,14 +10,14 @@
 set -eu
 what=${1:-all}
 fast='gcc make libc6-dev dash busybox-static shellcheck zstd xz-utils strace mksh yash util-linux e2fsprogs'
-kernel='linux-source-6.12 build-essential flex bison bc busybox-static xz-utils zstd cpio'
+kernel='linux-source-6.12 build-essential flex bison bc patch busybox-static xz-utils zstd cpio'
 fuzz='clang libclang-rt-14-dev dash busybox-static'
 cross='gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
 libc6-dev-armhf-cross libc6-dev-arm64-cross libc6-dev-riscv64-cross qemu-user file dash'
 bench="$kernel musl-tools strace"
 package='make gcc libc6-dev git dpkg-dev debhelper lintian fakeroot groff-base man-db cpio binutils'
 stock='qemu-system-x86 cpio busybox-static xz-utils file dpkg-dev debhelper fakeroot git'
-arm64='linux-source-6.12 build-essential flex bison bc gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+arm64='linux-source-6.12 build-essential flex bison bc patch gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 qemu-system-arm cpio xz-utils file'
 case $what in
 bench) want="gcc make libc6-dev $bench" ;;
