@@ -12,9 +12,12 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 what=$1 machine=$2
 shift 2
 out=$(mktemp "${TMPDIR:-/tmp}/fwload-demo-case.XXXXXX") || exit 1
-trap 'rm -f "$out"' EXIT
-env "$@" sh "$repo/test/kernel/demo.sh" >"$out" 2>&1
-status=$?
+trap 'rm -f "$out" "$out.status"' EXIT
+{
+	env "$@" sh "$repo/test/kernel/demo.sh" 2>&1
+	echo $? >"$out.status"
+} | tr -d '\r' >"$out"  # (UML's console ends its lines in CR LF)
+read -r status <"$out.status"
 why=''
 if [ "$status" != 0 ]; then
 	why="exit status $status"
