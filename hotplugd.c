@@ -19,10 +19,10 @@
  *      uid 0, group 1. (Any process with CAP_NET_ADMIN can send to our port
  *      id; one with CAP_SYS_ADMIN can have the kernel re-broadcast its
  *      message to group 1 from port 0, with its own pid.)
- *   3. The child's environment comes from one list of keys (allowed[]), for
- *      the netlink path and the rescan alike, plus HOME=/ and the kernel's
- *      PATH; fds 0-2 on /dev/null, in / with umask 022, signals reset, in a
- *      process group of its own.
+ *   3. The child's environment comes from one list of keys (uevent_keys[],
+ *      util.h), for the netlink path and the rescan alike, plus HOME=/ and
+ *      the kernel's PATH; fds 0-2 on /dev/null, in / with umask 022,
+ *      signals reset, in a process group of its own.
  *   4. At most MAXJOBS children at once. The socket buffer is the queue: a
  *      message is read only when its child can start. A child past its
  *      deadline (a firmware event's TIMEOUT + MARGIN_S, else -T) gets
@@ -332,22 +332,7 @@ static int attach_filter(int fd)
 /* ---------------------------------------------------------------------- */
 /* Events and children. */
 
-/*
- * The keys a child may get, in the kernel's order: a firmware event's
- * (the first seven), then the device keys the kernel sends for other
- * subsystems and busybox mdev or an mdev.conf rule reads (MAJOR, MINOR and
- * DEVNAME to make the node; MODALIAS for modprobe; ...). Nothing else ever:
- * not PATH or HOME (our own follow), not LD_PRELOAD, IFS, ENV, BASH_ENV,
- * HOTPLUG_DIR, FWLOAD_*.
- */
-#define FIRMWARE_KEYS 7
-static const char *const allowed[] = {
-	"ACTION", "DEVPATH", "SUBSYSTEM", "FIRMWARE", "TIMEOUT", "ASYNC", "SEQNUM",
-	"MAJOR", "MINOR", "DEVNAME", "DEVTYPE", "DEVMODE", "DEVUID", "DEVGID", "MODALIAS",
-	"DRIVER", "INTERFACE", "IFINDEX", "PRODUCT", "TYPE", "BUSNUM", "DEVNUM", "PARTN",
-	"PARTNAME", "DISKSEQ",
-};
-#define NKEYS (sizeof(allowed) / sizeof(allowed[0]))
+#define NKEYS (sizeof(uevent_keys) / sizeof(uevent_keys[0]))  /* util.h */
 
 /* One message as received (or made by the rescan): NUL-terminated strings. */
 struct event {
@@ -435,10 +420,10 @@ static int spawn(const struct event *e)
 	pid_t pid;
 
 	for (size_t k = 0; k < (fw ? FIRMWARE_KEYS : NKEYS); k++)
-		if ((env[n] = var(e, allowed[k])))
+		if ((env[n] = var(e, uevent_keys[k])))
 			n++;
 	env[n++] = "HOME=/";
-	env[n++] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
+	env[n++] = KERNEL_PATH;
 	env[n] = NULL;
 	while (jobs[slot].pid)
 		slot++;
