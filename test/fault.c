@@ -42,9 +42,10 @@
  *                        first time, then 1 corrected (or failed) read
  *   FAULT_STATS=FILE     at exit, write the count of calls on data per
  *                        primitive ("sendfile N", "splice N", "write N"),
- *                        and of kill() calls aimed at a process group or
- *                        at every process ("kill_group N"), which are
- *                        never passed on
+ *                        and of kill() calls aimed at our own process
+ *                        group (0) or at every process (-1)
+ *                        ("kill_group N"), which are never passed on (a
+ *                        group named by its number, -PGID, is)
  *
  * A threshold is met exactly: the call that would cross it is cut short.
  */
@@ -458,7 +459,7 @@ int __ioctl_time64(int fd, unsigned long req, ...)
 int kill(pid_t pid, int sig)
 {
 	init();
-	if (pid <= 0) {
+	if (pid == 0 || pid == -1) {
 		n_kill_group++;
 		return 0;
 	}
