@@ -22,7 +22,8 @@
  *   3. The child's environment comes from one list of keys (uevent_keys[],
  *      util.h), for the netlink path and the rescan alike, plus HOME=/ and
  *      the kernel's PATH; fds 0-2 on /dev/null, in / with umask 022,
- *      signals reset, in a process group of its own.
+ *      signals reset, in a session of its own (setsid: no controlling
+ *      terminal, whatever started hotplugd; one process group).
  *   4. At most MAXJOBS children at once. The socket buffer is the queue: a
  *      message is read only when its child can start. A child past its
  *      deadline (a firmware event's TIMEOUT + MARGIN_S, else -T) gets
@@ -388,14 +389,16 @@ static const char *not_ours(const struct event *e)
 	return NULL;
 }
 
-/* The child: its own process group (a deadline ends the hook and what it
- * started), fds 0-2 on /dev/null, the rest reset (util.h). */
+/* The child: a session of its own, so no controlling terminal (a hotplugd
+ * started from a terminal must not hand it to a rule's program) and one
+ * process group (a deadline ends the hook and what it started); fds 0-2
+ * on /dev/null, the rest reset (util.h). */
 static __attribute__((noinline)) pid_t start(const char **argv, const char **env)
 {
 	pid_t pid = vfork();
 
 	if (pid == 0) {
-		setpgid(0, 0);
+		setsid();
 		for (int fd = 0; fd < 3 && null_fd >= 0; fd++)
 			dup2(null_fd, fd);
 		child_reset();
