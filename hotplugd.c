@@ -135,12 +135,18 @@ static int null_fd = -1, to_kmsg;
 /* ---------------------------------------------------------------------- */
 /* Messages: one line each, to stderr; to the kernel log as well when
  * stderr is /dev/null (a supervisor that keeps no log, fwloadctl's start).
- * kmsg is opened non-blocking: a message never holds us. */
+ * A message never holds us: kmsg is opened non-blocking, and stderr gets a
+ * line only once poll() says it has room (a line is shorter than
+ * PIPE_BUF: it then goes in whole, without blocking), waited for a second
+ * at most, and not at all while it stays full (a log pipe nobody reads):
+ * meanwhile errors go to the kernel log, and -v's lines are dropped. */
 
 enum { INFO, ERR };
 
 static void say(int level, const char *f, ...)
 {
+	static int stalled;  /* stderr was full last time */
+	struct pollfd p = { .fd = 2, .events = POLLOUT };
 	struct line l = { .len = 0 };
 	va_list ap;
 
@@ -151,8 +157,10 @@ static void say(int level, const char *f, ...)
 	if (l.len > 900)  /* the kernel refuses a longer record whole */
 		l.len = 900;
 	line_put(&l, '\n');
-	(void)!write_all(2, l.buf + 3, l.len - 3);
-	if (to_kmsg) {
+	stalled = poll(&p, 1, stalled ? 0 : 1000) != 1 || (p.revents & (POLLERR | POLLNVAL));
+	if (!stalled)
+		(void)!write_all(2, l.buf + 3, l.len - 3);
+	if (to_kmsg || (stalled && level == ERR)) {
 		int fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 
 		if (fd >= 0) {
