@@ -184,9 +184,11 @@ static int64_t left_ms(void)
  * Every signal that would end us (all but KILL, STOP, CHLD, CONT, PIPE,
  * URG, WINCH and the stop signals) is blocked from the start, 32 and 33,
  * which the C library keeps for itself, included (raw system calls): it
- * stays pending, is seen here, and wakes every wait through a signalfd. So
- * no signal ends us between "1" and the answer. SIGCHLD goes back to its
- * default, whatever we inherited: waitpid() needs it.
+ * stays pending, is seen here, and wakes every wait through a signalfd
+ * (without one, ENOMEM or EMFILE: each wait lasts 100 ms at most, and the
+ * signal is seen at its end). So no signal ends us between "1" and the
+ * answer. SIGCHLD goes back to its default, whatever we inherited:
+ * waitpid() needs it.
  */
 static void block_signals(void)
 {
@@ -216,10 +218,13 @@ static int stopped(void)
 	return stop_signal;
 }
 
-/* Wait up to ms for one of n fds (p has room for one more: the signals). */
+/* Wait up to ms for one of n fds (p has room for one more: the signals;
+ * without a signalfd, 100 ms at most: every caller looks at stopped()). */
 static int wait_fds(struct pollfd *p, int n, int64_t ms)
 {
 	p[n] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+	if (sigfd < 0 && ms > 100)
+		ms = 100;
 	return poll(p, (nfds_t)n + 1, ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms);
 }
 
