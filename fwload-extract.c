@@ -5,10 +5,10 @@
  *
  *   fwload-extract SOURCE OFFSET SIZE [OPTION]...
  *
- *   1. find SOURCE, exactly one of it: mtd:NAME (PROCFS/mtd -> DEVFS/mtdN,
- *      the character device), ubi:VOLUME (SYSFS/class/ubi/ubiX_Y/name ->
- *      DEVFS/ubiX_Y), part:PARTNAME (SYSFS/class/block/NAME/uevent ->
- *      DEVFS/NAME), or /FILE
+ *   1. find SOURCE, exactly one of it: mtd:NAME (SYSFS/class/mtd/mtdN/name
+ *      -> DEVFS/mtdN, the character device), ubi:VOLUME
+ *      (SYSFS/class/ubi/ubiX_Y/name -> DEVFS/ubiX_Y), part:PARTNAME
+ *      (SYSFS/class/block/NAME/uevent -> DEVFS/NAME), or /FILE
  *   2. read SIZE bytes at OFFSET into memory; fewer: fail. On MTD, the
  *      partition's ECC statistics before and after: an uncorrectable error
  *      on the way (mtdchar returns the data of an EBADMSG read and counts
@@ -64,7 +64,7 @@ struct ecc_stats {
 #define ECC_GET_STATS _IOR('M', 18, struct ecc_stats)
 #define MTD_CHAR_MAJOR 90
 
-static const char *procfs = "/proc", *sysfs = "/sys", *devfs = "/dev";
+static const char *sysfs = "/sys", *devfs = "/dev";
 
 #define say(...) say_as("fwload-extract", __VA_ARGS__)
 
@@ -96,7 +96,7 @@ static int64_t number(const char *s, int64_t max)
 
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
 		for (s += 2; *s; s++) {
-			if (hexval(*s) < 0 || v > (max - hexval(*s)) / 16)
+			if (hexval(*s) < 0 || hexval(*s) > max || v > (max - hexval(*s)) / 16)
 				return -1;
 			v = v * 16 + hexval(*s);
 		}
@@ -208,49 +208,6 @@ static ssize_t slurp(const char *path, char *buf, size_t n)
 	return r < 0 ? -1 : (ssize_t)len;
 }
 
-/*
- * mtd:NAME: the line of PROCFS/mtd that names the partition NAME,
- * 'mtd3: 00010000 00010000 "art"' (the name runs from the first double
- * quote to the last, which ends the line), gives DEVFS/mtd3. Exactly one,
- * or NOT_FOUND.
- */
-static int find_mtd(struct src *s, const char *name)
-{
-	static char buf[32768];
-	char file[PATH_MAX], dev[32] = "";
-	size_t nn = strlen(name);
-	int found = 0;
-
-	if (join(file, procfs, "/mtd", "") < 0 || slurp(file, buf, sizeof(buf)) < 0) {
-		say("%q: cannot read %q%e", s->spec, file, errno);
-		return errno == ENOENT ? NOT_FOUND : EX_SYSTEM;
-	}
-	for (char *p = buf, *next; p; p = next) {
-		char *q = strchr(p, '"');
-		size_t nd = 3;
-
-		while (p[nd] >= '0' && p[nd] <= '9')
-			nd++;
-
-		if ((next = strchr(p, '\n')))
-			*next++ = '\0';
-		if (strncmp(p, "mtd", 3) || nd == 3 || nd >= sizeof(dev) || p[nd] != ':' || !q ||
-		    strncmp(q + 1, name, nn) || strcmp(q + 1 + nn, "\""))
-			continue;  /* the heading, or another partition */
-		if (found++ == 0)
-			memcpy(dev, p, nd);
-	}
-	if (found != 1) {
-		if (found)
-			say("%q: %d MTD partitions have that name in %q; refused", s->spec,
-			    (long long)found, file);
-		else
-			say("%q: no MTD partition of that name in %q", s->spec, file);
-		return NOT_FOUND;
-	}
-	return join(s->path, devfs, "/", dev);
-}
-
 /* linux_dirent64, as getdents64(2) fills it. */
 struct dent {
 	uint64_t ino;
@@ -261,16 +218,20 @@ struct dent {
 };
 
 /*
- * ubi:VOLUME and part:PARTNAME: the entry of SYSFS/class/CLASS whose file
- * FILE is "VOLUME\n" (ubi's name) or has the line "PARTNAME=NAME" (a
- * block device's uevent) gives DEVFS/ENTRY. Exactly one, or NOT_FOUND.
+ * mtd:NAME, ubi:VOLUME and part:PARTNAME: the entry of SYSFS/class/CLASS
+ * whose file FILE is the name whole, "NAME\n" (key "": an MTD device's or
+ * a UBI volume's name file, a name with a newline in it never matching a
+ * part of it; /proc/mtd cannot tell such a name from two lines), or has
+ * the line "PARTNAME=NAME" (a block device's uevent; the kernel writes a
+ * GPT name with '!' for what is not printable) gives DEVFS/ENTRY. Exactly
+ * one, or NOT_FOUND.
  */
 static int find_class(struct src *s, const char *class, const char *file, const char *key,
 		      const char *name, const char *what)
 {
 	static uint64_t dbuf[1024];  /* 8 KiB, aligned for struct dent */
 	char dir[PATH_MAX], path[PATH_MAX], text[4096], dev[256] = "";
-	size_t nk = strlen(key);
+	size_t nk = strlen(key), nn = strlen(name);
 	int found = 0, dfd;
 	long n;
 
@@ -286,7 +247,9 @@ static int find_class(struct src *s, const char *class, const char *file, const 
 			if (e[0] == '.' || strlen(e) >= sizeof(dev) || join(path, dir, "/", e) < 0 ||
 			    join(path, path, "/", file) < 0 || slurp(path, text, sizeof(text)) < 0)
 				continue;  /* no such file: not a volume, not a partition */
-			for (char *p = text, *next; p; p = next) {
+			if (!nk && strncmp(text, name, nn) == 0 && text[nn] == '\n' && !text[nn + 1] && found++ == 0)
+				memcpy(dev, e, strlen(e) + 1);
+			for (char *p = text, *next; nk && p; p = next) {
 				if ((next = strchr(p, '\n')))
 					*next++ = '\0';
 				if (strncmp(p, key, nk) == 0 && strcmp(p + nk, name) == 0 && found++ == 0)
@@ -322,7 +285,7 @@ static int src_open(struct src *s, const char *spec)
 	s->spec = spec;
 	s->ecc = 0;
 	if (strncmp(spec, "mtd:", 4) == 0)
-		status = find_mtd(s, spec + 4);
+		status = find_class(s, "mtd", "name", "", spec + 4, "MTD partition");
 	else if (strncmp(spec, "ubi:", 4) == 0)
 		status = find_class(s, "ubi", "name", "", spec + 4, "UBI volume");
 	else if (strncmp(spec, "part:", 5) == 0)
@@ -676,8 +639,6 @@ int main(int argc, char **argv)
 		return usage("%q: OFFSET is decimal (no leading 0) or 0x hex", argv[2]);
 	if ((status = options(argv + 4, NULL, size)))
 		return status;
-	if ((env = getenv("PROCFS")) && *env)
-		procfs = env;
 	if ((env = getenv("SYSFS")) && *env)
 		sysfs = env;
 	if ((env = getenv("DEVFS")) && *env)

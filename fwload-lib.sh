@@ -540,9 +540,11 @@ rules_read() {
 # (shell text, quoted words) and $found "-" (fwload's standard input,
 # which the agent points at /dev/null: the program's output is the
 # image). run= with user=NAME runs the program through fwload-runas with
-# NAME's uid and gid from /etc/passwd (root's file: read here, no NSS); a
-# NAME it lacks refuses the request (aborted, one line), never runs the
-# program as root. Returns 0, or the agent's status for a refused request.
+# NAME's uid and gid from /etc/passwd (root's file: read here, no NSS),
+# each digits only (the words are eval'ed); a NAME it lacks, or whose
+# fields are not numbers, refuses the request (aborted, one line), never
+# runs the program as root. fwload-runas refuses root's ids and the
+# overflow uid. Returns 0, or the agent's status for a refused request.
 act_prepare() {
 	found=- found_dir='' skipped='' unpack='' unpack_args=''
 	eval "set -- $act"
@@ -561,18 +563,20 @@ act_prepare() {
 		q "$2"
 		act_argv=$q
 		if [ -n "$act_user" ]; then
-			_pw=${FWLOAD_PASSWD:-/etc/passwd} _ug=''
+			_pw=${FWLOAD_PASSWD:-/etc/passwd} _ug='' _why="no such user in $_pw"
 			[ ! -r "$_pw" ] || while IFS=: read -r _n _ _u _g _; do
 				[ "$_n" != "$act_user" ] || { _ug=$_u:$_g && break; }
 			done <"$_pw"
 			case $_ug in
-			[0-9]*:[0-9]*) ;;
-			*)
-				step "action:   run $2 as user $act_user: no such user in $_pw"
-				cancel "user=$act_user: no such user in $_pw; rule $rule refused" 2
-				return
-				;;
+			'') ;;
+			:* | *: | *[!0-9:]* | *:*:*) _why="its uid and gid in $_pw are not numbers" ;;
+			*) _why='' ;;
 			esac
+			if [ -n "$_why" ]; then
+				step "action:   run $2 as user $act_user: $_why"
+				cancel "user=$act_user: $_why; rule $rule refused" 2
+				return
+			fi
 			q "$libexec/fwload-runas"
 			act_argv="$q $_ug $act_argv"
 			step "action:   run: the image is the output of $2 as user $act_user ($_ug, no supplementary groups)"

@@ -12,7 +12,8 @@
  *   3. lock LOCKDIR/DEV-INO, a file only root can open: one answerer per
  *      request; held elsewhere                                   -> exit 5
  *   4. open the image (never a FIFO or a device: O_PATH, fstat, reopen),
- *      inside the -r directories; start COMMAND if any
+ *      inside the -r directories; start COMMAND if any, in a session of
+ *      its own: it and all it starts end with the load
  *   5. write "1" to loading, the image to data (one page per write: loop)
  *   6. write "0" (whole image, COMMAND exited 0, file unchanged) or "-1"
  *   7. only then unlock and log the outcome: one line, to a sink that
@@ -183,9 +184,11 @@ static int64_t left_ms(void)
  * Every signal that would end us (all but KILL, STOP, CHLD, CONT, PIPE,
  * URG, WINCH and the stop signals) is blocked from the start, 32 and 33,
  * which the C library keeps for itself, included (raw system calls): it
- * stays pending, is seen here, and wakes every wait through a signalfd. So
- * no signal ends us between "1" and the answer. SIGCHLD goes back to its
- * default, whatever we inherited: waitpid() needs it.
+ * stays pending, is seen here, and wakes every wait through a signalfd
+ * (without one, ENOMEM or EMFILE: each wait lasts 100 ms at most, and the
+ * signal is seen at its end). So no signal ends us between "1" and the
+ * answer. SIGCHLD goes back to its default, whatever we inherited:
+ * waitpid() needs it.
  */
 static void block_signals(void)
 {
@@ -215,10 +218,13 @@ static int stopped(void)
 	return stop_signal;
 }
 
-/* Wait up to ms for one of n fds (p has room for one more: the signals). */
+/* Wait up to ms for one of n fds (p has room for one more: the signals;
+ * without a signalfd, 100 ms at most: every caller looks at stopped()). */
 static int wait_fds(struct pollfd *p, int n, int64_t ms)
 {
 	p[n] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+	if (sigfd < 0 && ms > 100)
+		ms = 100;
 	return poll(p, (nfds_t)n + 1, ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms);
 }
 
@@ -236,8 +242,9 @@ static void read_child_err(void)
 			child_line[child_len++] = b[i];
 }
 
-/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask:
- * its pid, or 0 with msg set. */
+/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask,
+ * in a session of its own (no controlling terminal; one process group,
+ * which end_cmd ends as a whole): its pid, or 0 with msg set. */
 static pid_t start_cmd(int in, int *out)
 {
 	int o[2] = { -1, -1 }, e[2] = { -1, -1 };
@@ -247,7 +254,7 @@ static pid_t start_cmd(int in, int *out)
 		struct line l = { .len = 0 };  /* the child only resets its own state, then execs */
 		extern char **environ;
 
-		if (dup2(in, 0) == 0 && dup2(o[1], 1) == 1 && dup2(e[1], 2) == 2) {
+		if (dup2(in, 0) == 0 && dup2(o[1], 1) == 1 && dup2(e[1], 2) == 2 && setsid() > 0) {
 			child_reset();
 			execve(opt.cmd[0], opt.cmd, environ);
 		}
@@ -265,31 +272,39 @@ static pid_t start_cmd(int in, int *out)
 	return pid;
 }
 
-/* Reap COMMAND within ms (killed past it, or when a signal stops us): its
- * wait status, or -1 if we killed it. */
+/*
+ * Wait up to ms for COMMAND to exit (killed past it, or when a signal
+ * stops us), then end its process group, what it started with it (the
+ * group keeps COMMAND's pid until it is reaped: never another's), and reap
+ * it: its wait status, or -1 if we killed it.
+ */
 static int end_cmd(pid_t pid, int64_t ms)
 {
 	int64_t until = now_ms() + ms, step = 1;
-	int ws = -1;
+	int ws = -1, killed = 0;
+	siginfo_t si;
 
-	for (pid_t r; (r = waitpid(pid, &ws, WNOHANG)) != pid && (r >= 0 || errno == EINTR);) {
+	for (;;) {
 		struct pollfd p[2] = { { .fd = child_err, .events = POLLIN } };
 
-		if (stopped() || now_ms() >= until) {
-			/* A child in uninterruptible sleep (a dead network file
-			 * system) may not die at once: wait 1 s at most, never for
-			 * ever; our exit hands it to init. */
-			kill(pid, SIGKILL);
-			for (int i = 0; i < 100 && waitpid(pid, &ws, WNOHANG) == 0; i++)
-				(void)poll(NULL, 0, 10);
-			ws = -1;
+		si.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == pid)
+			break;  /* exited, not reaped */
+		if ((killed = stopped() || now_ms() >= until))
 			break;
-		}
 		if (wait_fds(p, 1, step < until - now_ms() ? step : until - now_ms()) > 0 && p[0].revents)
 			read_child_err();
 		else if (step < 100)
 			step *= 2;
 	}
+	/* A process in uninterruptible sleep (a dead network file system) may
+	 * not die at once: COMMAND is waited for 1 s at most, never for ever;
+	 * our exit hands it to init. */
+	kill(-pid, SIGKILL);
+	for (int i = 0; i < 100 && waitpid(pid, &ws, WNOHANG) == 0; i++)
+		(void)poll(NULL, 0, 10);
+	if (killed)
+		ws = -1;
 	if (child_err >= 0)
 		close(child_err), child_err = -1;
 	return ws;

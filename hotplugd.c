@@ -19,10 +19,11 @@
  *      uid 0, group 1. (Any process with CAP_NET_ADMIN can send to our port
  *      id; one with CAP_SYS_ADMIN can have the kernel re-broadcast its
  *      message to group 1 from port 0, with its own pid.)
- *   3. The child's environment comes from one list of keys (allowed[]), for
- *      the netlink path and the rescan alike, plus HOME=/ and the kernel's
- *      PATH; fds 0-2 on /dev/null, in / with umask 022, signals reset, in a
- *      process group of its own.
+ *   3. The child's environment comes from one list of keys (uevent_keys[],
+ *      util.h), for the netlink path and the rescan alike, plus HOME=/ and
+ *      the kernel's PATH; fds 0-2 on /dev/null, in / with umask 022,
+ *      signals reset, in a session of its own (setsid: no controlling
+ *      terminal, whatever started hotplugd; one process group).
  *   4. At most MAXJOBS children at once. The socket buffer is the queue: a
  *      message is read only when its child can start. A child past its
  *      deadline (a firmware event's TIMEOUT + MARGIN_S, else -T) gets
@@ -134,12 +135,18 @@ static int null_fd = -1, to_kmsg;
 /* ---------------------------------------------------------------------- */
 /* Messages: one line each, to stderr; to the kernel log as well when
  * stderr is /dev/null (a supervisor that keeps no log, fwloadctl's start).
- * kmsg is opened non-blocking: a message never holds us. */
+ * A message never holds us: kmsg is opened non-blocking, and stderr gets a
+ * line only once poll() says it has room (a line is shorter than
+ * PIPE_BUF: it then goes in whole, without blocking), waited for a second
+ * at most, and not at all while it stays full (a log pipe nobody reads):
+ * meanwhile errors go to the kernel log, and -v's lines are dropped. */
 
 enum { INFO, ERR };
 
 static void say(int level, const char *f, ...)
 {
+	static int stalled;  /* stderr was full last time */
+	struct pollfd p = { .fd = 2, .events = POLLOUT };
 	struct line l = { .len = 0 };
 	va_list ap;
 
@@ -150,8 +157,10 @@ static void say(int level, const char *f, ...)
 	if (l.len > 900)  /* the kernel refuses a longer record whole */
 		l.len = 900;
 	line_put(&l, '\n');
-	(void)!write_all(2, l.buf + 3, l.len - 3);
-	if (to_kmsg) {
+	stalled = poll(&p, 1, stalled ? 0 : 1000) != 1 || (p.revents & (POLLERR | POLLNVAL));
+	if (!stalled)
+		(void)!write_all(2, l.buf + 3, l.len - 3);
+	if (to_kmsg || (stalled && level == ERR)) {
 		int fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 
 		if (fd >= 0) {
@@ -332,22 +341,7 @@ static int attach_filter(int fd)
 /* ---------------------------------------------------------------------- */
 /* Events and children. */
 
-/*
- * The keys a child may get, in the kernel's order: a firmware event's
- * (the first seven), then the device keys the kernel sends for other
- * subsystems and busybox mdev or an mdev.conf rule reads (MAJOR, MINOR and
- * DEVNAME to make the node; MODALIAS for modprobe; ...). Nothing else ever:
- * not PATH or HOME (our own follow), not LD_PRELOAD, IFS, ENV, BASH_ENV,
- * HOTPLUG_DIR, FWLOAD_*.
- */
-#define FIRMWARE_KEYS 7
-static const char *const allowed[] = {
-	"ACTION", "DEVPATH", "SUBSYSTEM", "FIRMWARE", "TIMEOUT", "ASYNC", "SEQNUM",
-	"MAJOR", "MINOR", "DEVNAME", "DEVTYPE", "DEVMODE", "DEVUID", "DEVGID", "MODALIAS",
-	"DRIVER", "INTERFACE", "IFINDEX", "PRODUCT", "TYPE", "BUSNUM", "DEVNUM", "PARTN",
-	"PARTNAME", "DISKSEQ",
-};
-#define NKEYS (sizeof(allowed) / sizeof(allowed[0]))
+#define NKEYS (sizeof(uevent_keys) / sizeof(uevent_keys[0]))  /* util.h */
 
 /* One message as received (or made by the rescan): NUL-terminated strings. */
 struct event {
@@ -403,14 +397,16 @@ static const char *not_ours(const struct event *e)
 	return NULL;
 }
 
-/* The child: its own process group (a deadline ends the hook and what it
- * started), fds 0-2 on /dev/null, the rest reset (util.h). */
+/* The child: a session of its own, so no controlling terminal (a hotplugd
+ * started from a terminal must not hand it to a rule's program) and one
+ * process group (a deadline ends the hook and what it started); fds 0-2
+ * on /dev/null, the rest reset (util.h). */
 static __attribute__((noinline)) pid_t start(const char **argv, const char **env)
 {
 	pid_t pid = vfork();
 
 	if (pid == 0) {
-		setpgid(0, 0);
+		setsid();
 		for (int fd = 0; fd < 3 && null_fd >= 0; fd++)
 			dup2(null_fd, fd);
 		child_reset();
@@ -435,10 +431,10 @@ static int spawn(const struct event *e)
 	pid_t pid;
 
 	for (size_t k = 0; k < (fw ? FIRMWARE_KEYS : NKEYS); k++)
-		if ((env[n] = var(e, allowed[k])))
+		if ((env[n] = var(e, uevent_keys[k])))
 			n++;
 	env[n++] = "HOME=/";
-	env[n++] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
+	env[n++] = KERNEL_PATH;
 	env[n] = NULL;
 	while (jobs[slot].pid)
 		slot++;

@@ -13,6 +13,7 @@
  *   parse_num                         whole numbers, optional K/M/G
  *   opt_next                          getopt(3)'s rules without its stdio
  *   request_kind                      "a pending request" decided once
+ *   uevent_keys, KERNEL_PATH          what a child of an event may get
  *   now_ms                            the monotonic clock in milliseconds
  *
  * Include it after the feature macros and the system headers below.
@@ -332,6 +333,28 @@ UTIL int request_kind(int dirfd)
 		return REQ_UPLOAD;
 	return REQ_PENDING;
 }
+
+/* --- An event's child --- */
+
+/*
+ * The variables a program run for an event may get, in the kernel's
+ * order: a firmware event's (the first FIRMWARE_KEYS), then the device
+ * keys the kernel sends for other subsystems and busybox mdev or an
+ * mdev.conf rule reads (MAJOR, MINOR and DEVNAME to make the node;
+ * MODALIAS for modprobe; ...). Nothing else ever: not LD_PRELOAD, IFS,
+ * ENV, BASH_ENV, HOTPLUG_DIR, FWLOAD_*, nor an administrator's tokens.
+ * hotplugd gives its children these (a firmware event's keys alone for
+ * one); fwload-runas a run= program the firmware keys. HOME=/ and
+ * KERNEL_PATH follow, as the kernel gives its uevent helper.
+ */
+#define FIRMWARE_KEYS 7
+UTIL const char *const uevent_keys[] = {
+	"ACTION", "DEVPATH", "SUBSYSTEM", "FIRMWARE", "TIMEOUT", "ASYNC", "SEQNUM",
+	"MAJOR", "MINOR", "DEVNAME", "DEVTYPE", "DEVMODE", "DEVUID", "DEVGID", "MODALIAS",
+	"DRIVER", "INTERFACE", "IFINDEX", "PRODUCT", "TYPE", "BUSNUM", "DEVNUM", "PARTN",
+	"PARTNAME", "DISKSEQ",
+};
+#define KERNEL_PATH "PATH=/sbin:/bin:/usr/sbin:/usr/bin"
 
 /* --- Time --- */
 

@@ -40,11 +40,14 @@
  *   FAULT_ECC=corrected  ioctl(ECCGETSTATS) on the image (a regular file
  *   FAULT_ECC=failed     standing for /dev/mtdN) succeeds: all zeros the
  *                        first time, then 1 corrected (or failed) read
+ *   FAULT_NO_SIGNALFD=1  syscall(SYS_signalfd4, ...) fails with EMFILE (no
+ *                        fd left when fwload starts)
  *   FAULT_STATS=FILE     at exit, write the count of calls on data per
  *                        primitive ("sendfile N", "splice N", "write N"),
- *                        and of kill() calls aimed at a process group or
- *                        at every process ("kill_group N"), which are
- *                        never passed on
+ *                        and of kill() calls aimed at our own process
+ *                        group (0) or at every process (-1)
+ *                        ("kill_group N"), which are never passed on (a
+ *                        group named by its number, -PGID, is)
  *
  * A threshold is met exactly: the call that would cross it is cut short.
  */
@@ -64,6 +67,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sendfile.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 
 enum kind { OTHER, DATA, IMAGE };
@@ -83,12 +87,13 @@ static int (*real_openat64)(int, const char *, int, ...);
 static int (*real_stat)(const char *, struct stat *);
 static int (*real_stat64)(const char *, struct stat64 *);
 static int (*real_kill)(pid_t, int);
+static long (*real_syscall)(long, ...);
 
 static struct {
 	int ready;
 	long long short_n, eintr_k, slow_us, eio_at, enodev_at, read_eio_at, read_eintr_k;
 	long long truncate_at, append_at, rewrite_at;
-	int no_sendfile, no_splice, no_fork, no_proc, no_handle, read_ebadmsg;
+	int no_sendfile, no_splice, no_fork, no_proc, no_handle, read_ebadmsg, no_signalfd;
 	const char *swap, *image_name, *replace, *ecc;
 	char image[PATH_MAX];   /* canonical path, "-" for fd 0, "" for none */
 	const char *stats;
@@ -153,6 +158,8 @@ static void init(void)
 	cf.stats = getenv("FAULT_STATS");
 	cf.read_ebadmsg = num("FAULT_READ_EBADMSG", 0) != 0;
 	cf.ecc = getenv("FAULT_ECC");
+	cf.no_signalfd = num("FAULT_NO_SIGNALFD", 0) != 0;
+	real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
 	img = getenv("FAULT_IMAGE");
 	if (img && strcmp(img, "-") == 0)
 		strcpy(cf.image, "-");
@@ -455,10 +462,29 @@ int __ioctl_time64(int fd, unsigned long req, ...)
 	return fault_ioctl("__ioctl_time64", fd, req, arg);
 }
 
+/* syscall(): the six argument registers passed on as they are (what
+ * glibc's own syscall() takes), but a signalfd4 refused. */
+long syscall(long n, ...)
+{
+	va_list ap;
+	long a[6];
+
+	va_start(ap, n);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	init();
+	if (cf.no_signalfd && n == SYS_signalfd4) {
+		errno = EMFILE;
+		return -1;
+	}
+	return real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
 int kill(pid_t pid, int sig)
 {
 	init();
-	if (pid <= 0) {
+	if (pid == 0 || pid == -1) {
 		n_kill_group++;
 		return 0;
 	}

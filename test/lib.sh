@@ -165,8 +165,22 @@ kernel_env() {
 		SYSFS="$SYS" FWLOAD_CONF="$CONF" FWLOAD="$FWLOAD" HOTPLUG_DIR="$HOOKS" \
 		FWLOAD_SHA256="${TEST_FWLOAD_SHA256:-$REPO/fwload-sha256}" \
 		PROCFS="$T/proc" FWLOAD_LIBEXEC="$REPO" FWLOAD_RUNDIR="$RUN" FWLOADCTL="$REPO/fwloadctl" \
-		FWLOAD_UDEV_ROOT="$UROOT" \
+		FWLOAD_UDEV_ROOT="$UROOT" ${FWLOAD_PASSWD:+"FWLOAD_PASSWD=$FWLOAD_PASSWD"} \
 		"$@"
+}
+
+# runas_user: a system user of the test's own for run= user= rules, as a
+# package makes one (a uid that runs nothing else: every process of a uid
+# can ptrace a program run as it): RUNAS (its name) with uid and gid
+# RUNAS_ID in $T/passwd, which FWLOAD_PASSWD points the agent at (the
+# host's /etc/passwd is left alone). $T becomes reachable (711) for it.
+RUNAS=_fwload-test
+RUNAS_ID=64990
+runas_user() {
+	FWLOAD_PASSWD=$T/passwd
+	echo "$RUNAS:x:$RUNAS_ID:$RUNAS_ID:fwload run= programs (test):/nonexistent:/usr/sbin/nologin" \
+		>>"$FWLOAD_PASSWD" || fail "cannot write $FWLOAD_PASSWD"
+	chmod 711 "$T"
 }
 
 # agent ARG...: firmware.agent under the shell being tested.

@@ -129,3 +129,24 @@ hold_procs() {
 		_n=$((_n + 1))
 	done
 }
+
+# runas_user: RUNAS (_fwload-test, uid and gid RUNAS_ID, 64990, which
+# nothing else here runs as) added to /etc/passwd, as a package adds the
+# system user of its run= programs; runas_user_undo (for the case's EXIT
+# trap) puts /etc/passwd back as it was: the host's as a link, or none (a
+# busybox root).
+RUNAS=_fwload-test
+RUNAS_ID=64990
+runas_user() {
+	passwd_link=$(readlink /etc/passwd 2>/dev/null)
+	{
+		[ ! -e /etc/passwd ] || cat /etc/passwd
+		echo "$RUNAS:x:$RUNAS_ID:$RUNAS_ID:fwload run= programs (test):/nonexistent:/usr/sbin/nologin"
+	} >/run/passwd.new || fail "cannot make /etc/passwd"
+	{ rm -f /etc/passwd && mv /run/passwd.new /etc/passwd && chmod 644 /etc/passwd; } ||
+		fail "cannot replace /etc/passwd"
+}
+runas_user_undo() {
+	rm -f /etc/passwd
+	[ -z "${passwd_link-}" ] || ln -s "$passwd_link" /etc/passwd
+}

@@ -36,10 +36,19 @@ grep -q '^E: ' "$T/lintian" && fail "lintian errors: $(grep '^E: ' "$T/lintian")
 echo "note: lintian --pedantic -I: $(wc -l <"$T/tags") tags, each justified in doc/packaging.md:$(tr ' \n' ':,' <"$T/tags" | sed 's/,$//; s/:/ /g; s/,/, /g; s/^/ /')"
 
 dpkg-deb --ctrl-tarfile "$deb" | tar -tf - | sed 's|^\./||' | grep -v '^$' | LC_ALL=C sort >"$T/control"
-# The maintainer scripts are debhelper's, for the unit (dh_installsystemd).
+# The maintainer scripts are debhelper's, for the unit (dh_installsystemd)
+# and the system user of run= programs (dh_installsysusers: made before
+# the unit starts, in DPKG_ROOT when dpkg installs into another root).
 dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./postinst >"$T/postinst" 2>/dev/null
 grep -q "deb-systemd-helper.*enable 'fwload.service'\|deb-systemd-helper enable 'fwload.service'" "$T/postinst" ||
 	fail "postinst does not enable fwload.service: $(cat "$T/postinst")"
+# shellcheck disable=SC2016 # the postinst's own text
+grep -q 'systemd-sysusers ${DPKG_ROOT:+--root="$DPKG_ROOT"} fwload.conf' "$T/postinst" ||
+	fail "postinst does not make the user of run= programs: $(cat "$T/postinst")"
+[ "$(grep -n 'systemd-sysusers' "$T/postinst" | cut -d: -f1)" -lt "$(grep -n 'deb-systemd-helper' "$T/postinst" | head -n 1 | cut -d: -f1)" ] ||
+	fail "postinst makes the user after the unit's snippets: $(cat "$T/postinst")"
+dpkg-deb -f "$deb" Depends | grep -q 'systemd | systemd-standalone-sysusers | systemd-sysusers' ||
+	fail "no dependency for systemd-sysusers: $(dpkg-deb -f "$deb" Depends)"
 for s in preinst config triggers; do
 	grep -qx "$s" "$T/control" && fail "the package has a $s"
 done
@@ -66,6 +75,9 @@ done <"$T/want" >"$T/missing"
 [ -s "$T/missing" ] && fail "the .deb (dpkg-deb -x) lacks what make install installs: $(cat "$T/missing")"
 has "$T/got" /usr/share/doc/fwload/copyright "the .deb"
 has "$T/got" /usr/lib/systemd/system/fwload.service "the .deb"
+has "$T/got" /usr/lib/sysusers.d/fwload.conf "the .deb"
+grep -qx 'u _fwload - "fwload run= programs" /nonexistent /usr/sbin/nologin' "$T/x/usr/lib/sysusers.d/fwload.conf" ||
+	fail "the sysusers file: $(cat "$T/x/usr/lib/sysusers.d/fwload.conf")"
 grep -E '^/(lib|etc/udev|usr/lib/fwload|usr/share/doc/fwload/doc)(/|$)' "$T/got" >"$T/wrong" &&
 	fail "the .deb has files where Debian's do not go (/lib, /etc/udev, /usr/lib/fwload, doc/doc): $(cat "$T/wrong")"
 grep -qx "ExecStart=/usr/sbin/fwloadctl setup --hotplugd" "$T/x/usr/lib/systemd/system/fwload.service" ||
@@ -93,6 +105,7 @@ has "$T/conffiles" /etc/fwload.conf "the package's conffiles"
 # root; no systemd runs here, so nothing is started). libc6 is not in that
 # database.
 R=$T/root
+cp /etc/passwd "$T/passwd.host" || exit 111
 mkdir -p "$R/var/lib/dpkg/info" "$R/var/lib/dpkg/updates" &&
 	: >"$R/var/lib/dpkg/status" && : >"$R/var/lib/dpkg/available" || exit 111
 dpkg --root="$R" --force-script-chrootless --force-depends --force-not-root -i "$deb" >"$T/out" 2>&1 ||
@@ -101,6 +114,16 @@ dpkg --root="$R" --force-script-chrootless --force-depends --force-not-root -i "
 	fail "installing did not enable fwload.service: $(ls -lR "$R/etc/systemd" 2>&1)"
 dpkg --root="$R" -s fwload 2>/dev/null | grep -qx 'Status: install ok installed' ||
 	fail "dpkg --root -s fwload: not installed"
+# The user, in the scratch root (never the host's /etc/passwd): a system
+# uid, a group of its own.
+grep -q '^_fwload:x:[0-9]*:[0-9]*:fwload run= programs:/nonexistent:/usr/sbin/nologin$' "$R/etc/passwd" 2>/dev/null ||
+	fail "installing did not make the user _fwload in the root: $(cat "$R/etc/passwd" 2>&1)"
+ugid=$(sed -n 's/^_fwload:x:\([0-9]*\):\([0-9]*\):.*/\1 \2/p' "$R/etc/passwd")
+# shellcheck disable=SC2086 # two numbers
+set -- $ugid
+{ [ "$1" -gt 0 ] && [ "$1" -lt 1000 ] && [ "$2" -gt 0 ] && [ "$2" != 65534 ] &&
+	grep -q "^_fwload:x:$2:" "$R/etc/group"; } || fail "_fwload: uid $1, gid $2: $(cat "$R/etc/group")"
+grep -q '^_fwload:' /etc/passwd && ! grep -q '^_fwload:' "$T/passwd.host" && fail "installing into $R made _fwload on the host"
 tree "$R" | grep -v '^/var/\|^/etc/systemd/' | sed 's#^\(/usr/share/.*\)\.gz$#\1#' >"$T/rooted"
 while IFS= read -r p; do
 	grep -qxF -- "$p" "$T/rooted" || echo "$p"
@@ -108,7 +131,10 @@ done <"$T/want" >"$T/missing"
 [ -s "$T/missing" ] && fail "dpkg --root -i did not install: $(cat "$T/missing")"
 dpkg --root="$R" --force-script-chrootless --force-depends --force-not-root --purge fwload >"$T/out" 2>&1 ||
 	fail "dpkg --root --purge: $(cat "$T/out")"
-# Left: the empty directories systemd's helper made (/etc/systemd/system).
-left=$(tree "$R" | grep -v '^/var/' | grep -v '/$')
+# Left: the empty directories systemd's helper made (/etc/systemd/system),
+# and the user (purge leaves a system user: files may still belong to its
+# uid), in the files systemd-sysusers made (and its lock, /etc/.pwd.lock).
+left=$(tree "$R" | grep -v '^/var/' | grep -v '/$' | grep -vx '/etc/passwd\|/etc/group\|/etc/shadow\|/etc/gshadow\|/etc/.pwd.lock')
 [ -z "$left" ] || fail "left after dpkg --purge: $left"
+grep -q '^_fwload:' "$R/etc/passwd" || fail "purge removed the user _fwload"
 echo "note: $(basename "$deb"): $(wc -l <"$T/want") paths of the install table, installed (fwload.service enabled) and purged with dpkg --root; $(wc -l <"$T/named") paths the programs name, all in the package"

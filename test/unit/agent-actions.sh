@@ -3,16 +3,21 @@
 # written): extract=SOURCE,OFFSET,SIZE (fwload-extract, its options named
 # as its own, in the rule's order) and run=/PROGRAM (FIRMWARE and DEVPATH
 # in its environment; user=NAME: NAME's uid and gid from /etc/passwd, no
-# supplementary groups, through fwload-runas). A short extract, a program
-# that fails, a user= that does not exist: aborted or refused, nothing
-# committed, one line. Rules that misuse them are reported and ignored.
+# supplementary groups, through fwload-runas, confined: the event's
+# variables, HOME=/ and the kernel's PATH alone, / as its directory, no
+# controlling terminal, a session of its own, no new privileges, no
+# capability). A short extract, a program that fails, a user= that does
+# not exist, a passwd entry whose uid or gid is not digits (before:
+# "1$(cmd)" ran cmd as root), root's uid or the overflow uid: aborted or
+# refused, nothing committed, one line. Rules that misuse them are
+# reported and ignored.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
 R=$T/root
 mkdir -p "$R/lib/firmware"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R"
-chmod 711 "$T"  # (the program run as nobody lives here)
+runas_user  # (the program run as that user lives in $T)
 mkimage "$T/art.img" 4096
 # The bytes at 0x100, 0x80 of them; with the address 02:11:22:33:44:55
 # patched in at 0x6 of them.
@@ -29,21 +34,43 @@ echo "partial output"
 echo "no calibration here" >&2
 exit 3
 PROG
-chmod 755 "$T/prog" "$T/fails"
+# What a program run as a user finds: its ids, directory, terminal,
+# session, privileges, environment.
+cat >"$T/probe" <<'PROG'
+#!/bin/sh
+echo "ids=$(id -u):$(id -g):$(id -G) cwd=$(pwd -P)"
+if (: </dev/tty) 2>/dev/null; then echo "tty=opens"; else echo "tty=none"; fi
+read -r pid _ _ _ _ sid tty_nr _ <"/proc/$$/stat"
+echo "session=$([ "$sid" = "$pid" ] && echo own || echo "$sid") tty_nr=$tty_nr"
+grep -E '^(CapPrm|CapEff|CapAmb|NoNewPrivs):' "/proc/$$/status"
+env | LC_ALL=C sort | grep -v -e '^PWD=' -e '^SHLVL=' -e '^_=' -e '^OLDPWD='
+PROG
+chmod 755 "$T/prog" "$T/fails" "$T/probe"
+# Users fwload-runas refuses (root's uid, the overflow uid), and one whose
+# uid field is shell code (before: run by the agent's eval, as root).
+{
+	echo "toor:x:0:0::/root:/bin/sh"
+	echo "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin"
+	echo "evil:x:1\$(touch $T/pwned):2::/:/bin/sh"
+} >>"$FWLOAD_PASSWD"
 cat >"$T/fwload.rules" <<RULES
 firmware=cal.bin extract=$T/art.img,0x100,0x80
 firmware=cal-mac.bin extract=$T/art.img,256,128 mac=02:11:22:33:44:55 patch-mac=0x6
 firmware=short.bin extract=$T/art.img,0xf80,0x100
 firmware=run.bin run=$T/prog
-firmware=nobody.bin run=$T/prog user=nobody
+firmware=runas.bin run=$T/prog user=$RUNAS
 firmware=ghost.bin run=$T/prog user=fwload-no-such-user
 firmware=fails.bin run=$T/fails
 firmware=bad1.bin extract=$T/art.img,0x100
 firmware=bad2.bin mac=02:11:22:33:44:55 extract=$T/art.img,0,1
 firmware=bad3.bin run=$T/prog name=x.bin
-firmware=bad4.bin user=nobody
+firmware=bad4.bin user=$RUNAS
 firmware=bad5.bin run=$T/prog extract=$T/art.img,0,1
 firmware=bad6.bin run=relative/prog
+firmware=confined.bin run=$T/probe user=$RUNAS
+firmware=root.bin run=$T/prog user=toor
+firmware=overflow.bin run=$T/prog user=nobody
+firmware=evil.bin run=$T/prog user=evil
 RULES
 
 request cal.bin
@@ -74,20 +101,20 @@ file_is "$REQ/loading" 10
 file_is "$REQ/data" "run.bin|$TF/run.bin|0:0:0
 "
 
-request nobody.bin
+request runas.bin
 run agent firmware
 status_is 0
 file_is "$REQ/loading" 10
-n=$(id -u nobody):$(id -g nobody)
-file_is "$REQ/data" "nobody.bin|$TF/nobody.bin|$n:${n#*:}
-" "the output of a program run as nobody (uid:gid:groups)"
+n=$RUNAS_ID:$RUNAS_ID
+file_is "$REQ/data" "runas.bin|$TF/runas.bin|$n:${n#*:}
+" "the output of a program run as $RUNAS (uid:gid:groups)"
 
 : >"$LOGF"
 request ghost.bin
 run agent firmware
 status_is 2
 file_is "$REQ/loading" -1
-log_matches "fwload: cancelled ghost\.bin for .*; user=fwload-no-such-user: no such user in /etc/passwd; rule $(ere "$T/fwload.rules"):6 refused"
+log_matches "fwload: cancelled ghost\.bin for .*; user=fwload-no-such-user: no such user in $(ere "$T/passwd"); rule $(ere "$T/fwload.rules"):6 refused"
 
 : >"$LOGF"
 request fails.bin
@@ -115,11 +142,65 @@ status_is 0
 grep -qx "action:   extract: the image is $REPO/fwload-extract $T/art.img 256 128 --mac 02:11:22:33:44:55 --patch-mac 0x6" "$T/stdout" ||
 	fail "explain: $(cat "$T/stdout")"
 grep -qx "decision: load the program's output, committed only if it exits 0" "$T/stdout" || fail "explain: $(cat "$T/stdout")"
-run ctl explain nobody.bin
+run ctl explain runas.bin
 status_is 0
-grep -qx "action:   run: the image is the output of $T/prog as user nobody ($n, no supplementary groups)" "$T/stdout" ||
+grep -qx "action:   run: the image is the output of $T/prog as user $RUNAS ($n, no supplementary groups)" "$T/stdout" ||
 	fail "explain: $(cat "$T/stdout")"
 run ctl explain ghost.bin
 status_is 2
-grep -qx "decision: user=fwload-no-such-user: no such user in /etc/passwd; rule $T/fwload.rules:6 refused; the request would be aborted" "$T/stdout" ||
+grep -qx "decision: user=fwload-no-such-user: no such user in $T/passwd; rule $T/fwload.rules:6 refused; the request would be aborted" "$T/stdout" ||
 	fail "explain: $(cat "$T/stdout")"
+
+# Confined: the event's variables alone (not the caller's SSH_AUTH_SOCK or
+# the fake tree's), HOME=/, the kernel's PATH; / as its directory (the
+# agent runs in $T here); no terminal to open, a session of its own, no
+# capability, no new privileges.
+request confined.bin
+# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")
+(cd "$T" && run kernel_env SSH_AUTH_SOCK=/tmp/agent.sock TOKEN=secret $TEST_SH "$REPO/firmware.agent" firmware)
+st=$?
+status_is 0
+file_is "$REQ/loading" 10
+cat >"$T/want" <<END
+ids=$RUNAS_ID:$RUNAS_ID:$RUNAS_ID cwd=/
+tty=none
+session=own tty_nr=0
+CapPrm:	0000000000000000
+CapEff:	0000000000000000
+CapAmb:	0000000000000000
+NoNewPrivs:	1
+ACTION=add
+ASYNC=0
+DEVPATH=$TF/confined.bin
+FIRMWARE=confined.bin
+HOME=/
+PATH=$KPATH
+SEQNUM=$E_SEQNUM
+SUBSYSTEM=firmware
+TIMEOUT=60
+END
+cmp -s "$T/want" "$REQ/data" || fail "the program run as $RUNAS found: $(cat "$REQ/data")"
+
+# Root's uid and the overflow uid: refused by fwload-runas, one line in
+# fwload's, nothing run.
+for u in root:"uid 0 \\(root\\)" overflow:"uid 65534 \\(the overflow uid, nobody\\)"; do
+	: >"$LOGF"
+	request "${u%%:*}.bin"
+	run agent firmware
+	status_is 2
+	file_is "$REQ/loading" 1-1
+	log_matches "fwload: ${u%%:*}\\.bin: $(ere "$REPO/fwload-runas") failed \\(exit status 100\\) on standard input: fwload-runas: refusing ${u#*:}: a user of its own, one that runs nothing else, for the program; nothing run; request aborted"
+done
+
+# A uid field that is not digits: refused before anything runs (before:
+# "1$(touch FILE):2" passed a [0-9]*:[0-9]* check and the eval ran it).
+: >"$LOGF"
+request evil.bin
+run agent firmware
+status_is 2
+file_is "$REQ/loading" -1
+no_file "$T/pwned" "the passwd file's uid field was run as shell code"
+log_matches "fwload: cancelled evil\\.bin for .*; user=evil: its uid and gid in $(ere "$T/passwd") are not numbers; rule $(ere "$T/fwload.rules"):17 refused"
+run ctl explain evil.bin
+status_is 2
+no_file "$T/pwned" "explain ran the passwd file's uid field as shell code"

@@ -34,7 +34,7 @@ xrun() {
 		_n=$((_n - 1))
 	done
 	# shellcheck disable=SC2086 # empty, or one VAR=VALUE word
-	run clean $PRELOAD FAULT_IMAGE="$ART" PROCFS="$T/proc" SYSFS="$SYS" DEVFS="$T/dev" "$@" </dev/null
+	run clean $PRELOAD FAULT_IMAGE="$ART" SYSFS="$SYS" DEVFS="$T/dev" "$@" </dev/null
 }
 
 # No fault: the statistics are not there (a regular file), the data is.

@@ -46,6 +46,17 @@ for a in '010 1' '0 010' '00 1' '0 0' '0 0x0' '0x 1' '0 0x' '-1 1' '0 -1' '+1 1'
 	stdout_is ''
 	grep -Eq '^fwload-extract: .*(OFFSET|SIZE) is' "$T/stderr" || fail "'$a': no usage line: $(cat "$T/stderr")"
 done
+# OFFSET's bound is INT64_MAX - SIZE: below 15 for this SIZE (5), where a
+# hex OFFSET one digit over it, 0x6, passed (a negative bound less the
+# digit, divided by 16, was 0) and OFFSET + SIZE overflowed. A 32-bit
+# build refuses this SIZE first (above SSIZE_MAX).
+extract "$T/nothing" 0x6 0x7ffffffffffffffa
+if grep -q '^fwload-extract: 0x7ffffffffffffffa: SIZE is' "$T/stderr"; then
+	echo "note: SIZE 0x7ffffffffffffffa is above this build's SSIZE_MAX: OFFSET's bound is not below 15 here"
+else
+	extract_fails 100 "fwload-extract: 0x6: OFFSET is decimal \\(no leading 0\\) or 0x hex" "$T/nothing" 0x6 0x7ffffffffffffffa
+	extract_fails 111 "fwload-extract: cannot allocate 9223372036854775802 bytes: .*" "$T/nothing" 0x5 0x7ffffffffffffffa
+fi
 for s in art mtd: ubi: part: relative/path '' nothing:art; do
 	extract_fails 100 "fwload-extract: .*: SOURCE is mtd:NAME, ubi:VOLUME, part:PARTNAME or /FILE" "$s" 0 1
 done

@@ -17,7 +17,7 @@ SHA=${TEST_FWLOAD_SHA256:-$REPO/fwload-sha256}
 # fw ARG...: fwload answering x.bin with fwload-extract ARG..., under `run`.
 fw() {
 	request x.bin
-	run clean PROCFS="$T/proc" SYSFS="$SYS" DEVFS="$T/dev" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$@" \
+	run clean SYSFS="$SYS" DEVFS="$T/dev" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$@" \
 		</dev/null
 }
 
@@ -48,7 +48,7 @@ stderr_is "fwload: x.bin: $EXTRACT failed (exit status 2) on standard input: fwl
 fw "$EXTRACT" mtd:nvram 0 16
 status_is 2
 file_is "$REQ/loading" 1-1
-stderr_is "fwload: x.bin: $EXTRACT failed (exit status 1) on standard input: fwload-extract: mtd:nvram: no MTD partition of that name in $T/proc/mtd; request aborted"
+stderr_is "fwload: x.bin: $EXTRACT failed (exit status 1) on standard input: fwload-extract: mtd:nvram: no MTD partition of that name in $SYS/class/mtd; request aborted"
 fw "$EXTRACT" mtd:art 0x5000 0x844 --valid 4409
 status_is 2
 file_is "$REQ/loading" 1-1
@@ -62,7 +62,7 @@ file_is "$REQ/loading" 1-1
 # chained as fwload runs any COMMAND).
 if [ -z "${TEST_QEMU:-}" ]; then
 	request x.bin
-	run clean PROCFS="$T/proc" SYSFS="$SYS" DEVFS="$T/dev" LD_PRELOAD="$FAULT" FAULT_IMAGE="$ART" FAULT_ECC=failed \
+	run clean SYSFS="$SYS" DEVFS="$T/dev" LD_PRELOAD="$FAULT" FAULT_IMAGE="$ART" FAULT_ECC=failed \
 		"$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$EXDYN" mtd:art 0x5000 0x844 </dev/null
 	status_is 2
 	file_is "$REQ/loading" 1-1

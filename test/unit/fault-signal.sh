@@ -74,3 +74,28 @@ wait "$pid"
 st=$?
 status_is 3
 no_file "$SYS$TF/late.bin"
+
+# No signalfd (EMFILE: no fd left when fwload starts): a signal is still
+# seen within a wait's 100 ms, not when the wait ends. Here the wait is
+# for a silent stream (-t 30): before, fwload slept in poll() for the 30 s,
+# and hotplugd's SIGKILL would come first.
+request x.bin
+mkfifo "$T/silent"
+exec 8<>"$T/silent"  # a writer that never writes
+env -i PATH="$KPATH" $PRELOAD FAULT_NO_SIGNALFD=1 $DYN -s "$SYS" -t 30 "$E_DEVPATH" - \
+	<"$T/silent" >"$T/stdout" 2>"$T/stderr" &
+pid=$!
+until_true "fwload to start the load" grep -q 1 "$REQ/loading"
+kill -TERM "$pid"
+i=0
+while kill -0 "$pid" 2>/dev/null; do
+	i=$((i + 1))
+	[ "$i" -lt 50 ] || fail "fwload without a signalfd still runs 5 s after SIGTERM"
+	sleep 0.1
+done
+wait "$pid"
+st=$?
+exec 8>&-
+status_is 3
+file_is "$REQ/loading" 1-1
+stderr_is "fwload: x.bin: stopped by signal 15; request aborted"

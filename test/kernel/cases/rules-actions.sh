@@ -6,7 +6,8 @@
 # address from the partition's first bytes, plus 1, the checksum at 0x2
 # updated); a short extract aborted (the driver gets an error, never a cut
 # image); run= (FIRMWARE and DEVPATH in its environment) as root and as
-# user=nobody (uid and gid from /etc/passwd, no supplementary groups); a
+# a user of its own (user=, uid and gid from /etc/passwd, no supplementary
+# groups; not nobody: every process of a uid can ptrace the program); a
 # failing program aborted; a user= that does not exist refused.
 . ../lib.sh
 b2m=/sys/module/block2mtd/parameters/block2mtd
@@ -27,7 +28,7 @@ loop=$(losetup -f) || fail "no free loop device"
 losetup "$loop" "$img" || fail "losetup $loop $img"
 cleanup() {
 	losetup -d "$loop" 2>/dev/null
-	[ -z "${made_passwd-}" ] || rm -f /etc/passwd
+	runas_user_undo
 }
 trap cleanup EXIT
 printf '%s' "$loop,65536,cal" >"$b2m" || fail "block2mtd did not take $loop"
@@ -35,20 +36,15 @@ mtd=$(sed -n 's/^\(mtd[0-9]*\): 00010000 00010000 "cal"$/\1/p' /proc/mtd)
 [ -n "$mtd" ] || fail "no cal partition in /proc/mtd: $(cat /proc/mtd)"
 echo "ok: $loop as $mtd \"cal\""
 
-# The programs (in /tmp: nobody must reach them).
+# The programs (in /tmp: the user must reach them).
 cat >/tmp/fwload-act.sh <<'PROG'
 #!/bin/sh
 printf '%s|%s|%s\n' "$FIRMWARE" "$DEVPATH" "$(id -u):$(id -g):$(id -G)"
 PROG
 printf '#!/bin/sh\necho partial\necho "no calibration here" >&2\nexit 3\n' >/tmp/fwload-fails.sh
 chmod 755 /tmp/fwload-act.sh /tmp/fwload-fails.sh
-# A busybox-only root has no /etc/passwd: nobody as Debian has it.
-if [ ! -e /etc/passwd ]; then
-	echo 'nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin' >/etc/passwd
-	made_passwd=1
-fi
-ids=$(sed -n 's/^nobody:[^:]*:\([0-9]*\):\([0-9]*\):.*/\1:\2:\2/p' /etc/passwd)
-[ -n "$ids" ] || fail "no nobody in /etc/passwd"
+runas_user
+ids=$RUNAS_ID:$RUNAS_ID:$RUNAS_ID
 
 cat >/etc/fwload.rules <<'RULES'
 firmware=fwload-test-act-file.bin extract=/run/cal-file.img,0x5000,0x844
@@ -56,7 +52,7 @@ firmware=fwload-test-act-mtd.bin extract=mtd:cal,0x5000,0x844
 firmware=fwload-test-act-mac.bin extract=mtd:cal,0x5000,0x844 valid=4408 mac-binary=mtd:cal,0x0 macaddr-add=1 ath10k-patch-mac
 firmware=fwload-test-act-short.bin extract=mtd:cal,0xf800,0x844
 firmware=fwload-test-act-run.bin run=/tmp/fwload-act.sh
-firmware=fwload-test-act-nobody.bin run=/tmp/fwload-act.sh user=nobody
+firmware=fwload-test-act-user.bin run=/tmp/fwload-act.sh user=_fwload-test
 firmware=fwload-test-act-ghost.bin run=/tmp/fwload-act.sh user=fwload-no-such-user
 firmware=fwload-test-act-fails.bin run=/tmp/fwload-fails.sh
 RULES
@@ -76,13 +72,13 @@ kmsg "fwload: fwload-test-act-short\\.bin: /lib/fwload/fwload-extract failed \\(
 dev=/devices/virtual/misc/test_firmware
 printf '%s\n' "fwload-test-act-run.bin|$dev/fwload-test-act-run.bin|0:0:0" >/run/act.want
 got fwload-test-act-run.bin /run/act.want
-printf '%s\n' "fwload-test-act-nobody.bin|$dev/fwload-test-act-nobody.bin|$ids" >/run/act.want
-got fwload-test-act-nobody.bin /run/act.want
+printf '%s\n' "fwload-test-act-user.bin|$dev/fwload-test-act-user.bin|$ids" >/run/act.want
+got fwload-test-act-user.bin /run/act.want
 request_fails fwload-test-act-ghost.bin 2
 kmsg "fwload: cancelled fwload-test-act-ghost\\.bin for .*; user=fwload-no-such-user: no such user in /etc/passwd; rule /etc/fwload\\.rules:7 refused"
 request_fails fwload-test-act-fails.bin 2
 kmsg "fwload: fwload-test-act-fails\\.bin: /tmp/fwload-fails\\.sh failed \\(exit status 3\\).*no calibration here.*; request aborted"
-for n in file mtd mac short run nobody ghost fails; do
+for n in file mtd mac short run user ghost fails; do
 	for d in /lib/firmware /run/fw; do
 		[ ! -e "$d/fwload-test-act-$n.bin" ] || fail "$d/fwload-test-act-$n.bin was written"
 	done

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: MIT
+# COMMAND and everything it starts are one unit: fwload starts it in a
+# session (and process group) of its own and ends the whole group whenever
+# the load ends: past DEADLINE, on a signal to fwload, on a failed write to
+# data, and when COMMAND exits leaving something behind. Here COMMAND
+# starts a child (sleep) and stalls; the request ends in -1 (or 0 for the
+# exit) and, 1 s after fwload returns, no process of the program is left.
+# The same through fwload-runas (a run= user= rule's chain), and behind
+# fwload-sha256 (a manifest's). Before, fwload killed COMMAND alone: its
+# sleep ran on, reparented to init.
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+
+runas_user
+mkimage "$T/img" 5000
+# The program: its pid and its child's in $T/o/pids (a unit: the child
+# must be started before the program stalls), then 5000 bytes (for the
+# failed write), then it stalls, or exits at once with "exit". ($T/o: its
+# to write, whoever it runs as.)
+cat >"$T/prog" <<END
+#!/bin/sh
+sleep 4321 >/dev/null &
+echo "\$\$ \$!" >"$T/o/pids.tmp" && mv "$T/o/pids.tmp" "$T/o/pids"
+cat "$T/img"
+[ "\${1-}" = exit ] && exit 0
+sleep 4322
+END
+{ mkdir "$T/o" && chmod 1777 "$T/o" && chmod 755 "$T/prog" && chmod 644 "$T/img"; } || fail "cannot set up $T"
+
+# gone: the processes in $T/o/pids (each checked by its command line, never
+# by its number alone) are all gone (or zombies) within 1 s.
+gone() {
+	read -r _p _c <"$T/o/pids" || fail "the program wrote no pids"
+	_i=0
+	while :; do
+		_left=''
+		for _pid in $_p $_c; do
+			_st=$(sed 's/.*) \([A-Z]\).*/\1/' "/proc/$_pid/stat" 2>/dev/null)
+			[ -z "$_st" ] || [ "$_st" = Z ] && continue
+			tr '\0' ' ' <"/proc/$_pid/cmdline" 2>/dev/null | grep -Eq "$T/prog|sleep 432" &&
+				_left="$_left $_pid ($(tr '\0' ' ' <"/proc/$_pid/cmdline"))"
+		done
+		[ -n "$_left" ] || break
+		_i=$((_i + 1))
+		[ "$_i" -le 10 ] || fail "$1: left running 1 s after fwload:$_left"
+		sleep 0.1
+	done
+	rm -f "$T/o/pids"
+}
+
+# DEADLINE (-T 2): -1 at the deadline, the whole group ended.
+request x.bin
+run clean "$FWLOAD" -s "$SYS" -T 2 -n x.bin "$E_DEVPATH" - "$T/prog" </dev/null
+status_is 2
+file_is "$REQ/loading" 1-1
+stderr_is "fwload: x.bin: deadline of 2 s passed reading standard input via $T/prog; request aborted"
+gone "past DEADLINE"
+
+# A signal to fwload: SIGTERM once the program has started its child.
+request x.bin
+env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$T/prog" </dev/null >"$T/stdout" 2>"$T/stderr" &
+pid=$!
+until_true "the program to start its child" test -s "$T/o/pids"
+kill -TERM "$pid"
+wait "$pid"
+st=$?
+status_is 3
+file_is "$REQ/loading" 1-1
+stderr_is "fwload: x.bin: stopped by signal 15; request aborted"
+gone "after SIGTERM to fwload"
+
+# A failed write to data (EIO once 1000 bytes went in).
+request x.bin
+fault_run FAULT_EIO_AT=1000 -- -s "$SYS" -n x.bin "$E_DEVPATH" - "$T/prog" </dev/null
+status_is 2
+file_is "$REQ/loading" 1-1
+stderr_matches "fwload: x\.bin: cannot write $(ere "$SYS$E_DEVPATH")/data: errno 5 \(EIO\); request aborted"
+gone "after a failed write"
+
+# An exit that leaves its child running: the image is committed, the child
+# ended with the rest of the group.
+request x.bin
+run clean "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$T/prog" exit </dev/null
+status_is 0
+file_is "$REQ/loading" 10
+data_is "$T/img"
+gone "after the program's exit"
+
+# As a run= user= rule runs it: fwload-runas keeps the session fwload
+# made (it has no terminal), so the group is the program's.
+request x.bin
+run clean "$FWLOAD" -s "$SYS" -T 2 -n x.bin "$E_DEVPATH" - "$REPO/fwload-runas" "$RUNAS_ID:$RUNAS_ID" "$T/prog" </dev/null
+status_is 2
+file_is "$REQ/loading" 1-1
+gone "past DEADLINE, as $RUNAS through fwload-runas"
+# Behind fwload-sha256 (a manifest lists the name): one group still.
+request x.bin
+run clean "$FWLOAD" -s "$SYS" -T 2 -n x.bin "$E_DEVPATH" - "$REPO/fwload-sha256" \
+	"$(sha256sum "$T/img" | cut -c1-64)" "$REPO/fwload-runas" "$RUNAS_ID:$RUNAS_ID" "$T/prog" </dev/null
+status_is 2
+file_is "$REQ/loading" 1-1
+gone "past DEADLINE, behind fwload-sha256 and fwload-runas"
