@@ -9,8 +9,10 @@
 # configuration cache ($FWLOAD_RUNDIR/conf.cache) the agent sources. The
 # cache's first line is fwload's stamp (fwload -I: the identity of each
 # input, taken before it is read), its last line "fwload_cache_end=1";
-# fwload checks both before it acts on a decision made from the cache
-# (fwload -K). fwloadctl sources this file to read the same settings.
+# c_stamp holds the stamp again as a value: the agent passes what it read
+# to fwload, which checks it before it acts on a decision made from the
+# cache (fwload -K STAMP). fwloadctl sources this file to read the same
+# settings.
 # find_sum looks the image up in the SHA-256 manifest (MANIFEST= only);
 # request_kind says what a sysfs directory is (the shell's one definition
 # of a pending request).
@@ -228,11 +230,13 @@ secs_between() {
 # files.
 cache_write() {
 	[ -n "$tmp" ] || return 0
+	q "$stamp"
+	_qs=$q
 	q "$warned"
 	if [ -n "$keep" ] && [ -n "$stamp" ] && [ -z "$conf_broken" ] &&
 		printf '%s\n' "$stamp" \
 			"# Made by firmware.agent from fwload.conf and the rules file; fwload checks the line above." \
-			"c_fmt=$cache_fmt" "c_warned=$q" "$text" "fwload_cache_end=1" 2>/dev/null >"$tmp" &&
+			"c_fmt=$cache_fmt" "c_stamp=$_qs" "c_warned=$q" "$text" "fwload_cache_end=1" 2>/dev/null >"$tmp" &&
 		mv -f "$tmp" "$cache" 2>/dev/null; then
 		return 0
 	fi
@@ -679,7 +683,7 @@ hold_wait() {
 		[ "$kind" = pending ] || return 1
 		# A hold is a decision that lasts: never one made from a cache
 		# that is no longer fresh (7: the agent reads the files again).
-		if [ -n "$from_cache" ] && ! "$fwload" -K "$cache" 2>/dev/null; then
+		if [ -n "$from_cache" ] && ! "$fwload" -K "$c_stamp" 2>/dev/null; then
 			hold_end=7
 			return 2
 		fi
@@ -746,7 +750,7 @@ hold_wait() {
 	# The configuration changed (checked once a second): the agent reads
 	# it again and decides again; the hold keeps its end (its record).
 	hold_n=$((hold_n + 1))
-	if [ -n "$from_cache" ] && [ $((hold_n % 4)) = 0 ] && ! "$fwload" -K "$cache" 2>/dev/null; then
+	if [ -n "$from_cache" ] && [ $((hold_n % 4)) = 0 ] && ! "$fwload" -K "$c_stamp" 2>/dev/null; then
 		held=''
 		hold_end=7
 		return 2

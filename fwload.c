@@ -54,7 +54,7 @@ static const char usage_text[] =
 	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
 	"       fwload -I PATH...    (a configuration cache's stamp)\n"
-	"       fwload [-v] -K CACHE (exit 0 fresh, 7 stale)\n"
+	"       fwload [-v] -K CACHE|STAMP (exit 0 fresh, 7 stale)\n"
 	"       fwload --help | --version\n"
 	"WAIT: seconds for the request to appear (TIMEOUT, else 60), and the most a\n"
 	"stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
@@ -625,7 +625,9 @@ static int st_path(const char *path)
 }
 
 /*
- * -K: CACHE is a regular file of our euid that nobody else may write, its
+ * -K: CACHE is a stamp line as -I prints it (what the caller read from its
+ * cache: the decision's own inputs, whatever has replaced the cache file
+ * since), or a regular file of our euid that nobody else may write, its
  * first line (at most 4096 bytes) the stamp of its inputs as -I prints it
  * now, its last line "fwload_cache_end=1". 0 if so; else -1, *why set.
  */
@@ -636,8 +638,16 @@ static int cache_fresh(const char *cache, const char **why)
 	struct stat st;
 	ssize_t r;
 	char *nl, *p, *q;
-	int fd = open(cache, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), ok = -1;
+	int fd = -1, ok = -1;
 
+	*why = "the stamp is longer than 4096 bytes";
+	if (memcmp(cache, magic, sizeof(magic) - 1) == 0) {  /* the stamp itself */
+		if (strlen(cache) >= sizeof(head))
+			return -1;
+		memcpy(head, cache, strlen(cache) + 1);
+		goto compare;
+	}
+	fd = open(cache, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	*why = "cannot open it";
 	if (fd < 0)
 		return -1;
@@ -654,6 +664,7 @@ static int cache_fresh(const char *cache, const char **why)
 	    memcmp(head, magic, sizeof(magic) - 1) != 0)
 		goto close_cache;
 	*nl = '\0';
+compare:
 	*why = "an input changed";
 	/* " ENC ID" pairs: each ENC decoded, that path stamped again, the
 	 * whole compared (what -I would not write never matches). */
@@ -677,7 +688,8 @@ static int cache_fresh(const char *cache, const char **why)
 	}
 	ok = stamp.len == strlen(head) && memcmp(stamp.buf, head, stamp.len) == 0 ? 0 : -1;
 close_cache:
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return ok;
 }
 
@@ -1004,8 +1016,11 @@ int main(int argc, char **argv)
 	/* The configuration the caller decided from must still be what is on
 	 * disk: else nothing is written, and the caller decides again. */
 	if (cache && cache_fresh(cache, &why) < 0) {
-		line_fmt(&msg, "configuration cache %q is stale: %s%s", cache, why,
-			 opt.devpath ? "; nothing written" : "");
+		if (memcmp(cache, magic, sizeof(magic) - 1) == 0)
+			line_fmt(&msg, "the configuration stamp is stale: %s%s", why, opt.devpath ? "; nothing written" : "");
+		else
+			line_fmt(&msg, "configuration cache %q is stale: %s%s", cache, why,
+				 opt.devpath ? "; nothing written" : "");
 		if (opt.verbose)
 			to_stderr(msg.buf);
 		return CHANGED;
