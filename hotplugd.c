@@ -21,8 +21,10 @@
  *      message to group 1 from port 0, with its own pid.)
  *   3. The child's environment comes from one list of keys (allowed[]), for
  *      the netlink path and the rescan alike, plus HOME=/ and the kernel's
- *      PATH; fds 0-2 on /dev/null, in / with umask 022, signals reset, in a
- *      process group of its own.
+ *      PATH, and for a firmware event FWLOAD_HOLD_DETACH=1 (a request the
+ *      agent holds is held by an agent of its own in the background: a
+ *      hold never keeps a job slot); fds 0-2 on /dev/null, in / with umask
+ *      022, signals reset, in a process group of its own.
  *   4. At most MAXJOBS children at once. The socket buffer is the queue: a
  *      message is read only when its child can start. A child past its
  *      deadline (a firmware event's TIMEOUT + MARGIN_S, else -T) gets
@@ -427,7 +429,7 @@ static __attribute__((noinline)) pid_t start(const char **argv, const char **env
  */
 static int spawn(const struct event *e)
 {
-	const char *env[NKEYS + 3], *sub = value(e, "SUBSYSTEM"), *to = value(e, "TIMEOUT");
+	const char *env[NKEYS + 4], *sub = value(e, "SUBSYSTEM"), *to = value(e, "TIMEOUT");
 	const char *argv[] = { opt.program, sub, NULL };
 	int fw = strcmp(sub, "firmware") == 0, n = 0, slot = 0;
 	int64_t t = fw && to ? parse_num(to, INT32_MAX - MARGIN_S, NULL) : -1;
@@ -439,6 +441,8 @@ static int spawn(const struct event *e)
 			n++;
 	env[n++] = "HOME=/";
 	env[n++] = "PATH=/sbin:/bin:/usr/sbin:/usr/bin";
+	if (fw)  /* a hold goes on in an agent of its own, never in a job slot */
+		env[n++] = "FWLOAD_HOLD_DETACH=1";
 	env[n] = NULL;
 	while (jobs[slot].pid)
 		slot++;

@@ -27,7 +27,7 @@ cp "$RUN/conf.cache" "$T/c1"
 
 request x.bin
 x=$REQ xdev=$E_DEVPATH
-REC=$RUN/held/$(printf %s "$E_DEVPATH" | tr / !)
+hold_rec
 (
 	agent firmware >"$T/bg.out" 2>&1
 	echo $? >"$T/bg.st"
