@@ -152,6 +152,14 @@ hold_rec() {
 	REC=$RUN/held/$_k
 }
 
+# standin_hotplugd: $T/hotplugd, a copy of test/hotplugd-standin (a
+# program of its own, as fwloadctl wants a hotplugd: /proc/PID/exe).
+# Each stand-in ends by itself within 120 s.
+standin_hotplugd() {
+	cp "$REPO/test/hotplugd-standin" "$T/hotplugd" ||
+		fail "no test/hotplugd-standin: make check-fast builds it"
+}
+
 # uptime_s: $up, whole seconds of the boot clock.
 uptime_s() {
 	read -r up _ </proc/uptime
