@@ -97,9 +97,10 @@ status_is 0
 said "setup --undo: force_sysfs_fallback 0 again, timeout 60 s again, hotplugd (pid $pid) stopped"
 until_true "hotplugd (pid $pid) gone after --undo" test ! -e "/proc/$pid/exe"
 
+rm -f "$RUN/hotplugd.pid"  # (the stand-in leaves its file behind)
 "$T/hotplugd" -p "$RUN/hotplugd.pid" -D 3 3>/dev/null &
-daemon=$!
 until_true "the stand-in's pid file" test -s "$RUN/hotplugd.pid"
+read -r daemon <"$RUN/hotplugd.pid"  # (yash's $! is a subshell's)
 ctl_ setup
 status_is 0
 ctl_ setup --undo
@@ -107,7 +108,7 @@ status_is 0
 said "setup --undo: force_sysfs_fallback 0 again, timeout 60 s again, hotplugd (pid $daemon) left running (setup did not start it)"
 kill -0 "$daemon" || fail "a hotplugd setup did not start was stopped"
 kill "$daemon"
-wait "$daemon" 2>/dev/null || :  # (143: killed)
+until_true "the stand-in (pid $daemon) gone" test ! -e "/proc/$daemon/exe"
 
 # A stale pid file whose pid now names another process (the hotplugd that
 # setup started was killed, its pid reused): setup --hotplugd starts one
