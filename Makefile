@@ -75,7 +75,7 @@ SHELLS  ?= dash busybox
 
 CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/kernel/fwtrigger test/kernel/lockhold \
 	test/kernel/xsave-size \
-	test/nlsend test/hotplugd-filter
+	test/nlsend test/hotplugd-filter test/hotplugd-standin
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
@@ -137,6 +137,10 @@ test/hotplugd-filter: test/hotplugd-filter.c hotplugd.c util.h
 test/nlsend: test/nlsend.c
 	$(CC) $(WARN) -O2 -static -o $@ test/nlsend.c
 
+# fwloadctl's tests: a hotplugd of its own (fwloadctl checks /proc/PID/exe).
+test/hotplugd-standin: test/hotplugd-standin.c
+	$(CC) $(WARN) -O2 -o $@ test/hotplugd-standin.c
+
 # The test targets first install what they need (test/deps.sh: apt-get,
 # as root), then build, then run.
 check:
@@ -147,11 +151,12 @@ check:
 check-fast:
 	sh test/deps.sh fast
 	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/nlsend \
-		test/hotplugd-filter test/kernel/lockhold
+		test/hotplugd-filter test/kernel/lockhold test/hotplugd-standin
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
 	sh test/deps.sh cross
+	$(MAKE) WERROR=-Werror test/nlsend test/hotplugd-standin
 	sh test/cross.sh
 
 check-package:

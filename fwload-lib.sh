@@ -9,8 +9,10 @@
 # configuration cache ($FWLOAD_RUNDIR/conf.cache) the agent sources. The
 # cache's first line is fwload's stamp (fwload -I: the identity of each
 # input, taken before it is read), its last line "fwload_cache_end=1";
-# fwload checks both before it acts on a decision made from the cache
-# (fwload -K). fwloadctl sources this file to read the same settings.
+# c_stamp holds the stamp again as a value: the agent passes what it read
+# to fwload, which checks it before it acts on a decision made from the
+# cache (fwload -K STAMP). fwloadctl sources this file to read the same
+# settings.
 # find_sum looks the image up in the SHA-256 manifest (MANIFEST= only);
 # request_kind says what a sysfs directory is (the shell's one definition
 # of a pending request).
@@ -228,11 +230,13 @@ secs_between() {
 # files.
 cache_write() {
 	[ -n "$tmp" ] || return 0
+	q "$stamp"
+	_qs=$q
 	q "$warned"
 	if [ -n "$keep" ] && [ -n "$stamp" ] && [ -z "$conf_broken" ] &&
 		printf '%s\n' "$stamp" \
 			"# Made by firmware.agent from fwload.conf and the rules file; fwload checks the line above." \
-			"c_fmt=$cache_fmt" "c_warned=$q" "$text" "fwload_cache_end=1" 2>/dev/null >"$tmp" &&
+			"c_fmt=$cache_fmt" "c_stamp=$_qs" "c_warned=$q" "$text" "fwload_cache_end=1" 2>/dev/null >"$tmp" &&
 		mv -f "$tmp" "$cache" 2>/dev/null; then
 		return 0
 	fi
@@ -640,16 +644,63 @@ find_sum() {
 	[ -z "$sum_bad" ] || sum=''
 }
 
-# hold_key DEVPATH: $hold_file, the hold record of the request at DEVPATH:
-# $rundir/held/DEVPATH with '!' for each '/' (none for a DEVPATH too long
-# for one file name: that hold is not recorded, only listed nowhere).
+# hold_key: $hold_file, the hold record of the request at $DEVPATH:
+# $rundir/held/KEY, KEY its identity as fwload prints it (fwload -i: the
+# device and inode of its kernfs directory, the name of its lock file), so
+# that two requests never share a record whatever their names; empty when
+# fwload cannot say (the request went).
 hold_key() {
-	hold_file='' _k=$1
-	while :; do
-		case $_k in */*) _k=${_k%%/*}!${_k#*/} ;; *) break ;; esac
-	done
-	[ ${#_k} -gt 255 ] || hold_file=$rundir/held/$_k
+	hold_file=''
+	_k=$("$fwload" -s "$sysfs" -i "$DEVPATH" 2>/dev/null) || return 0
+	case $_k in [0-9]*-[0-9]*) hold_file=$rundir/held/$_k ;; esac
 }
+
+# boot_now: $boot_now, whole seconds since boot ($procfs/uptime: the boot
+# clock, CLOCK_BOOTTIME, which runs on across switch_root and does not
+# move when the wall clock is set), or empty when it cannot be read.
+boot_now() {
+	boot_now=''
+	read -r boot_now _ 2>/dev/null <"$procfs/uptime"
+	boot_now=${boot_now%%.*}
+	case $boot_now in '' | *[!0-9]*) boot_now='' ;; esac
+}
+
+# proc_start PID: $proc_start, when process PID started (field 22 of
+# /proc/PID/stat, clock ticks since boot): with the pid, the process's
+# identity (a pid alone can be reused). Empty when there is no such process.
+# (The real /proc: PROCFS moves only the kernel's settings and clock.)
+proc_start() {
+	proc_start=''
+	case $1 in '' | *[!0-9]*) return 0 ;; esac
+	read -r _st 2>/dev/null </proc/"$1"/stat || return 0
+	set -f
+	# shellcheck disable=SC2086 # the fields after "(comm) "
+	set -- ${_st##*) }
+	set +f
+	[ $# -lt 20 ] || proc_start=${20}
+}
+
+# hold_alive UNTIL PID START: the record's agent runs (PID started at START).
+hold_alive() {
+	case $1:$2:$3 in *[!0-9:]* | :* | *::* | *:) return 1 ;; esac
+	proc_start "$2"
+	[ "$proc_start" = "$3" ]
+}
+
+# hold_count: $holds, the requests held now: the records in $rundir/held
+# whose agent runs.
+hold_count() {
+	holds=0
+	for _f in "$rundir/held"/*; do
+		_u='' _p='' _s=''
+		read -r _u _p _s _ 2>/dev/null <"$_f" || continue
+		! hold_alive "$_u" "$_p" "$_s" || holds=$((holds + 1))
+	done
+}
+
+# The most requests held at once: a device asking for name after name (or
+# one built to) holds at most this many agents, each a shell and a sleep.
+hold_max=64
 
 # hold_wait: the agent found no image for a pending request and HOLD= is
 # set (or it holds the request already and found one). A held request holds
@@ -658,20 +709,31 @@ hold_key() {
 #   - the image is there, and unchanged since the search before (a copy
 #     still being written is not loaded half): returns 1, the agent loads it;
 #   - HOLD's end (or the kernel's timeout for this request, less 2 s, if
-#     that comes first; in whole seconds, so between HOLD and HOLD + 1 s), or settle has run (before the hold began): returns
-#     1 with $hold_why, the agent cancels;
+#     that comes first; in whole seconds of the boot clock, so between HOLD
+#     and HOLD + 1 s, whatever the wall clock does), settle has run (before
+#     the hold began), the boot clock cannot be read, $hold_max requests
+#     are held already, or procd is the event source (it answers the
+#     request itself once its hooks are done): returns 1 with $hold_why,
+#     the agent cancels;
 #   - the request is gone (answered by another, a rescan after switch_root),
 #     settle has run (its rescan answers it), or another agent took the
 #     hold over (its record names another process): $hold_end 5, quietly;
-#   - a rescan runs the agent (FWLOAD_HOLD_DETACH set): the hold goes on in
-#     an agent of its own in the background, $hold_end 8;
-#   - the configuration cache the decision came from is no longer fresh
-#     (fwload -K; before the hold, then once a second): $hold_end 7, the
-#     agent reads the files again and decides again (a hold it makes
-#     again keeps its end: the record is still its own);
-# else returns 0: search again. The record $rundir/held/KEY holds "UNTIL
-# PID" (UNTIL in seconds since 1970): fwloadctl status shows it, and an
-# agent that takes the hold over keeps its end.
+#   - the agent runs for a rescan or for hotplugd (FWLOAD_HOLD_DETACH set):
+#     the hold goes on in an agent of its own in the background, $hold_end 8
+#     (a held request never keeps a job slot, or a rescan, waiting);
+#   - the configuration the decision came from is no longer what is on
+#     disk (fwload -K with the stamp the agent read; before the hold, then
+#     once a second): $hold_end 7, the agent reads the files again and
+#     decides again (a hold it makes again keeps its end: the record is
+#     still its own);
+# else returns 0: search again. The record $rundir/held/KEY (hold_key)
+# holds "UNTIL PID START DEVPATH": UNTIL in seconds of the boot clock, PID
+# and START the agent (proc_start), DEVPATH for people. fwloadctl status
+# shows it, and an agent that takes the hold over keeps its end (a record
+# made in an initramfs too: the boot clock runs on across switch_root). A
+# record that cannot be written (a full run directory) leaves no file: the
+# hold goes on without it, and status finds the agent by the request's
+# loading file, which a holder keeps open on fd 9.
 hold_wait() {
 	hold_end=''
 	if [ -z "$held" ]; then
@@ -679,21 +741,34 @@ hold_wait() {
 			hold_why="HOLD=$hold, but fwloadctl settle has run"
 			return 1
 		fi
+		if [ "${FWLOAD_SOURCE-}" = procd ]; then
+			hold_why="HOLD=$hold, but procd answers every request itself once its hooks are done: no hold under procd"
+			return 1
+		fi
 		request_kind "$request"
 		[ "$kind" = pending ] || return 1
 		# A hold is a decision that lasts: never one made from a cache
 		# that is no longer fresh (7: the agent reads the files again).
-		if [ -n "$from_cache" ] && ! "$fwload" -K "$cache" 2>/dev/null; then
+		if [ -n "$from_cache" ] && ! "$fwload" -K "$c_stamp" 2>/dev/null; then
 			hold_end=7
 			return 2
+		fi
+		hold_count
+		if [ "$holds" -ge "$hold_max" ]; then
+			hold_why="HOLD=$hold, but $holds requests are held already (at most $hold_max)"
+			return 1
 		fi
 		if [ -n "${FWLOAD_HOLD_DETACH-}" ]; then
 			FWLOAD_HOLD_DETACH='' "$libexec/firmware.agent" firmware </dev/null >/dev/null 2>&1 &
 			hold_end=8
 			return 2
 		fi
-		hold_now=$(date +%s) || hold_now=''
-		case $hold_now in '' | *[!0-9]*) hold_why="HOLD=$hold, but no clock (date)" && return 1 ;; esac
+		boot_now
+		if [ -z "$boot_now" ]; then
+			hold_why="HOLD=$hold, but no boot clock to time it ($procfs/uptime cannot be read)"
+			return 1
+		fi
+		hold_now=$boot_now
 		hold_until=$((hold_now + hold))
 		case ${TIMEOUT-} in
 		0 | '' | *[!0-9]*) ;;
@@ -703,15 +778,22 @@ hold_wait() {
 			fi
 			;;
 		esac
-		hold_key "$DEVPATH"
+		hold_key
+		proc_start "$$"
+		hold_me="$$ ${proc_start:--}"
 		# shellcheck disable=SC2174 # -m for the directory itself
 		if [ -n "$hold_file" ] && { [ -d "$rundir/held" ] || mkdir -p -m 700 "$rundir/held" 2>/dev/null; }; then
 			# A hold taken over keeps its end.
-			_u='' _p=''
-			[ ! -f "$hold_file" ] || read -r _u _p 2>/dev/null <"$hold_file"
+			_u=''
+			[ ! -f "$hold_file" ] || read -r _u _ 2>/dev/null <"$hold_file"
 			case $_u in '' | *[!0-9]*) ;; *) [ "$_u" -ge "$hold_until" ] || hold_until=$_u hold_why="HOLD=$hold, taken over from an earlier hold that ended" ;; esac
-			printf '%s %s\n' "$hold_until" "$$" 2>/dev/null >"$hold_file.$$" &&
-				mv -f "$hold_file.$$" "$hold_file" 2>/dev/null
+			# Written whole, or not at all (a full run directory: no
+			# empty or partial record left behind).
+			if printf '%s %s %s\n' "$hold_until" "$hold_me" "$DEVPATH" 2>/dev/null >"$hold_file.$$"; then
+				mv -f "$hold_file.$$" "$hold_file" 2>/dev/null || rm -f "$hold_file.$$" 2>/dev/null
+			else
+				rm -f "$hold_file.$$" 2>/dev/null
+			fi
 		fi
 		if [ "$hold_until" -le "$hold_now" ]; then
 			[ -n "$hold_why" ] || hold_why="HOLD=$hold, but the kernel's timeout for it, $TIMEOUT s, leaves no time to hold"
@@ -720,6 +802,10 @@ hold_wait() {
 		fi
 		held=1 hold_id='' hold_sig='' hold_n=0 hold_why=''
 		trap 'hold_sig=1' TERM INT HUP
+		# The request's loading file, open on fd 9 while the hold lasts
+		# (never moved by a redirection): what shows this agent as its
+		# holder when there is no record (its children have it too).
+		command exec 9<"$request/loading"
 		"$fwload" -l "$log" -L "$FIRMWARE held for $DEVPATH: not found in ${fw_root:+$fw_root }$dirs; waiting up to $((hold_until - hold_now)) s for it (HOLD=$hold)"
 	elif [ -n "$found" ]; then
 		# Found while held: loaded once it is the same file, of the same
@@ -740,18 +826,19 @@ hold_wait() {
 		hold_done
 		return 1
 	fi
-	_u='' _p=''
-	[ -z "$hold_file" ] || read -r _u _p 2>/dev/null <"$hold_file"
-	if [ ! -e "$request/loading" ] || [ -e "$rundir/settled" ] || { [ -n "$_p" ] && [ "$_p" != "$$" ]; }; then
-		[ "$_p" != "$$" ] || hold_done
+	_u='' _p='' _s=''
+	[ -z "$hold_file" ] || read -r _u _p _s _ 2>/dev/null <"$hold_file"
+	if [ ! -e "$request/loading" ] || [ -e "$rundir/settled" ] || { [ -n "$_p" ] && [ "$_p $_s" != "$hold_me" ]; }; then
+		hold_done
 		hold_end=5
 		return 2
 	fi
 	# The configuration changed (checked once a second): the agent reads
 	# it again and decides again; the hold keeps its end (its record).
 	hold_n=$((hold_n + 1))
-	if [ -n "$from_cache" ] && [ $((hold_n % 4)) = 0 ] && ! "$fwload" -K "$cache" 2>/dev/null; then
+	if [ -n "$from_cache" ] && [ $((hold_n % 4)) = 0 ] && ! "$fwload" -K "$c_stamp" 2>/dev/null; then
 		held=''
+		exec 9<&-
 		hold_end=7
 		return 2
 	fi
@@ -760,8 +847,13 @@ hold_wait() {
 		hold_done
 		return 1
 	fi
-	hold_now=$(date +%s) || hold_now=0
-	if [ "$hold_now" -gt "$hold_until" ]; then  # (whole seconds: HOLD passed)
+	boot_now
+	if [ -z "$boot_now" ]; then
+		hold_why="held, but the boot clock ($procfs/uptime) can no longer be read"
+		hold_done
+		return 1
+	fi
+	if [ "$boot_now" -gt "$hold_until" ]; then  # (whole seconds: HOLD passed)
 		hold_why="held until HOLD's end, HOLD=$hold"
 		hold_done
 		return 1
@@ -769,10 +861,12 @@ hold_wait() {
 	return 0
 }
 
-# hold_done: the hold record goes (if it is still this agent's).
+# hold_done: the hold record goes (if it is still this agent's), and the
+# request's loading file is closed.
 hold_done() {
+	exec 9<&-
 	[ -n "$hold_file" ] && [ -f "$hold_file" ] || return 0
-	_u='' _p=''
-	read -r _u _p 2>/dev/null <"$hold_file"
-	[ "$_p" != "$$" ] || rm -f "$hold_file" 2>/dev/null
+	_u='' _p='' _s=''
+	read -r _u _p _s _ 2>/dev/null <"$hold_file"
+	[ "$_p $_s" != "$hold_me" ] || rm -f "$hold_file" 2>/dev/null
 }

@@ -55,7 +55,9 @@ static const char usage_text[] =
 	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
 	"       fwload -I PATH...    (a configuration cache's stamp)\n"
-	"       fwload [-v] -K CACHE (exit 0 fresh, 7 stale)\n"
+	"       fwload [-v] -K CACHE|STAMP (exit 0 fresh, 7 stale)\n"
+	"       fwload [-s SYSFS] -i DEVPATH (the request's key)\n"
+	"       fwload [-s SYSFS] -P [COMMAND [ARG]...] (the pending requests)\n"
 	"       fwload --help | --version\n"
 	"WAIT: seconds for the request to appear (TIMEOUT, else 60), and the most a\n"
 	"stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
@@ -640,7 +642,9 @@ static int st_path(const char *path)
 }
 
 /*
- * -K: CACHE is a regular file of our euid that nobody else may write, its
+ * -K: CACHE is a stamp line as -I prints it (what the caller read from its
+ * cache: the decision's own inputs, whatever has replaced the cache file
+ * since), or a regular file of our euid that nobody else may write, its
  * first line (at most 4096 bytes) the stamp of its inputs as -I prints it
  * now, its last line "fwload_cache_end=1". 0 if so; else -1, *why set.
  */
@@ -651,8 +655,16 @@ static int cache_fresh(const char *cache, const char **why)
 	struct stat st;
 	ssize_t r;
 	char *nl, *p, *q;
-	int fd = open(cache, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), ok = -1;
+	int fd = -1, ok = -1;
 
+	*why = "the stamp is longer than 4096 bytes";
+	if (memcmp(cache, magic, sizeof(magic) - 1) == 0) {  /* the stamp itself */
+		if (strlen(cache) >= sizeof(head))
+			return -1;
+		memcpy(head, cache, strlen(cache) + 1);
+		goto compare;
+	}
+	fd = open(cache, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	*why = "cannot open it";
 	if (fd < 0)
 		return -1;
@@ -669,6 +681,7 @@ static int cache_fresh(const char *cache, const char **why)
 	    memcmp(head, magic, sizeof(magic) - 1) != 0)
 		goto close_cache;
 	*nl = '\0';
+compare:
 	*why = "an input changed";
 	/* " ENC ID" pairs: each ENC decoded, that path stamped again, the
 	 * whole compared (what -I would not write never matches). */
@@ -692,7 +705,8 @@ static int cache_fresh(const char *cache, const char **why)
 	}
 	ok = stamp.len == strlen(head) && memcmp(stamp.buf, head, stamp.len) == 0 ? 0 : -1;
 close_cache:
-	close(fd);
+	if (fd >= 0)
+		close(fd);
 	return ok;
 }
 
@@ -749,9 +763,8 @@ static int lock_request(int reqdir, int *lockdir, struct line *name, const char 
 	int fd;
 
 	*why = "cannot stat the request";
-	if (fstat(reqdir, &a) < 0)
+	if (request_key(reqdir, name) < 0)
 		return -1;
-	line_fmt(name, "%u-%u", (long long)a.st_dev, (long long)a.st_ino);
 	line_fmt(&dir, "%s", opt.lockdir);
 	if (mkdir(dir.buf, 0700) < 0 && errno == ENOENT && (slash = strrchr(dir.buf, '/')) > dir.buf) {
 		*slash = '\0';  /* its parent, the run directory, first */
@@ -929,6 +942,121 @@ close_request:
 	return status;
 }
 
+/* --- -i, -P: the request's key, the pending requests. --- */
+
+/* -i DEVPATH: the key of the request at SYSFS/DEVPATH (request_key(): the
+ * name of its lock file and of its hold record) on stdout. 0; 6 a
+ * firmware-upload device; 111 no request there. */
+static int print_key(void)
+{
+	struct line key = { .len = 0 };
+	int dir = open(req, O_RDONLY | O_DIRECTORY | O_CLOEXEC), kind = REQ_NONE;
+
+	if (dir >= 0 && (kind = request_kind(dir)) == REQ_PENDING && request_key(dir, &key) == 0)
+		line_put(&key, '\n');
+	if (dir >= 0)
+		close(dir);
+	if (key.len)
+		return write_all(1, key.buf, key.len) < 0 ? EX_SYSTEM : 0;
+	line_fmt(&msg, kind == REQ_UPLOAD ? "%q is a firmware-upload device, not a request" : "no request at %q", req);
+	to_stderr(msg.buf);
+	return kind == REQ_UPLOAD ? NOT_REQUEST : EX_SYSTEM;
+}
+
+/*
+ * -P [COMMAND [ARG]...]: the pending requests, read through util.h's
+ * lister (hotplugd's rescan reads the same). Without COMMAND, a record each
+ * on stdout: DEVPATH, FIRMWARE and TIMEOUT, each ended by a NUL, as the
+ * kernel wrote them (a uevent file of another shape: FIRMWARE and TIMEOUT
+ * empty). With COMMAND (an absolute path): run for each, one at a time,
+ * its environment ours with the event's variables (ACTION=add, DEVPATH,
+ * SUBSYSTEM=firmware, FIRMWARE, TIMEOUT and ASYNC) in place of any we
+ * have, fds 0-2 ours, signals reset. 0, or the last non-zero status of
+ * COMMAND (128 + N: killed by signal N); 111 when the list cannot be read.
+ */
+static int pending(char *const *cmd)
+{
+	static const char *const keys[] = { "ACTION=", "DEVPATH=", "SUBSYSTEM=", "FIRMWARE=", "TIMEOUT=", "ASYNC=" };
+	static const unsigned long none[16 / sizeof(long)];
+	static char rec[PATH_MAX + 4096 + 16];
+	static struct pending p;
+	extern char **environ;
+	size_t n = 0, e = 0;
+	int status = 0;
+
+	while (environ[n])
+		n++;
+	const char *env[n + 7];
+
+	/* No answer to guard here: signals as they came (a ^C ends us). */
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, none, NULL, KSIG_BYTES);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+
+		while (k < sizeof(keys) / sizeof(keys[0]) && strncmp(environ[i], keys[k], strlen(keys[k])))
+			k++;
+		if (k == sizeof(keys) / sizeof(keys[0]))
+			env[e++] = environ[i];
+	}
+	if (pending_open(&p, opt.sysfs) < 0) {
+		if (errno == ENOENT)
+			return 0;  /* no sysfs fallback in this kernel: nothing pending */
+		line_fmt(&msg, "cannot read %q/class/firmware%e", opt.sysfs, errno);
+		to_stderr(msg.buf);
+		return EX_SYSTEM;
+	}
+	while (pending_next(&p)) {
+		const char *name = p.name ? p.name + 9 : "", *to = p.timeout ? p.timeout + 8 : "";
+		size_t m = 0;
+		pid_t pid;
+		int ws;
+
+		if (!cmd) {
+			memcpy(rec, p.devpath, p.devpath_len + 1);
+			m = p.devpath_len + 1;
+			memcpy(rec + m, name, strlen(name) + 1);
+			m += strlen(name) + 1;
+			memcpy(rec + m, to, strlen(to) + 1);
+			if (write_all(1, rec, m + strlen(to) + 1) < 0)
+				return close(p.dir), EX_SYSTEM;
+			continue;
+		}
+		memcpy(rec, "DEVPATH=", 8);
+		memcpy(rec + 8, p.devpath, p.devpath_len + 1);
+		m = e;
+		env[m++] = "ACTION=add";
+		env[m++] = rec;
+		env[m++] = "SUBSYSTEM=firmware";
+		env[m++] = p.name ? p.name : "FIRMWARE=";
+		if (p.name) {
+			env[m++] = p.timeout;
+			env[m++] = p.async;
+		}
+		env[m] = NULL;
+		if ((pid = vfork()) == 0) {
+			struct line l = { .len = 0 };
+
+			child_reset();
+			execve(cmd[0], cmd, (char *const *)env);
+			line_fmt(&l, "fwload: cannot run %q%e\n", cmd[0], errno);
+			(void)write_all(2, l.buf, l.len);
+			_exit(127);
+		}
+		if (pid < 0) {
+			line_fmt(&msg, "cannot start %q%e", cmd[0], errno);
+			to_stderr(msg.buf);
+			close(p.dir);
+			return EX_SYSTEM;
+		}
+		while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+			;
+		ws = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+		if (ws)
+			status = ws;
+	}
+	return status;
+}
+
 /* --- The command line. --- */
 
 static int has_dotdot(const char *p)
@@ -944,7 +1072,7 @@ int main(int argc, char **argv)
 	const char *env = getenv("TIMEOUT"), *val, *lmsg = NULL, *cache = NULL, *why, *roots[argc];
 	static struct line src;
 	struct opts o = { .argc = argc, .argv = argv, .i = 1 };
-	int c, cancel = 0, stamp_only = 0;
+	int c, cancel = 0, stamp_only = 0, key_only = 0, list = 0;
 
 	if (sanitize_fds() < 0)  /* the kernel starts helpers with fds 0-2 closed */
 		return EX_SYSTEM;
@@ -964,11 +1092,11 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
 		return write_all(1, "fwload " FWLOAD_VERSION "\n", sizeof("fwload " FWLOAD_VERSION)) ?
 			       EX_SYSTEM : 0;
-	while ((c = opt_next(&o, "cvIs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
+	while ((c = opt_next(&o, "cvIiPs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
 		if (c == '?' || c == ':')
 			usage(c == '?' ? "unknown option" : "option wants a value");
-		else if (c == 'c' || c == 'v' || c == 'I')
-			*(c == 'c' ? &cancel : c == 'v' ? &opt.verbose : &stamp_only) = 1;
+		else if (c == 'c' || c == 'v' || c == 'I' || c == 'i' || c == 'P')
+			*(c == 'c' ? &cancel : c == 'v' ? &opt.verbose : c == 'I' ? &stamp_only : c == 'i' ? &key_only : &list) = 1;
 		else if (c == 's' || c == 'n' || c == 'w' || c == 'L' || c == 'K' || c == 'k')
 			*(c == 's' ? &opt.sysfs : c == 'n' ? &opt.name : c == 'w' ? &opt.note :
 			  c == 'L' ? &lmsg : c == 'K' ? &cache : &opt.lockdir) = val;
@@ -993,6 +1121,15 @@ int main(int argc, char **argv)
 			usage("-I takes PATH... only");
 		return print_stamp(argv, argc);
 	}
+	if (list) {
+		if (cancel || lmsg || cache || key_only)
+			usage("-P takes [COMMAND [ARG]...] only");
+		if (argc && argv[0][0] != '/')
+			usage("COMMAND must be an absolute path");
+		return pending(argc ? argv : NULL);
+	}
+	if (key_only && (argc != 1 || cancel || lmsg || cache))
+		usage("-i takes DEVPATH only");
 	if (lmsg) {
 		if (argc || cancel)
 			usage("-L takes no other operands");
@@ -1002,7 +1139,7 @@ int main(int argc, char **argv)
 	}
 	if (cache && !argc && !cancel)
 		opt.devpath = NULL;  /* -K alone: the check only */
-	else if (cancel ? argc != 1 : argc < 2)
+	else if (cancel || key_only ? argc != 1 : argc < 2)
 		usage(cancel ? "-c takes DEVPATH only" : "want DEVPATH and FILE (or -)");
 	else if (argv[0][0] != '/')
 		usage("DEVPATH must start with /");
@@ -1016,11 +1153,19 @@ int main(int argc, char **argv)
 		usage("LOCKDIR must be an absolute path");
 	else
 		opt.devpath = argv[0];
+	if (key_only) {
+		memcpy(req, opt.sysfs, strlen(opt.sysfs));
+		memcpy(req + strlen(opt.sysfs), opt.devpath, strlen(opt.devpath) + 1);
+		return print_key();
+	}
 	/* The configuration the caller decided from must still be what is on
 	 * disk: else nothing is written, and the caller decides again. */
 	if (cache && cache_fresh(cache, &why) < 0) {
-		line_fmt(&msg, "configuration cache %q is stale: %s%s", cache, why,
-			 opt.devpath ? "; nothing written" : "");
+		if (memcmp(cache, magic, sizeof(magic) - 1) == 0)
+			line_fmt(&msg, "the configuration stamp is stale: %s%s", why, opt.devpath ? "; nothing written" : "");
+		else
+			line_fmt(&msg, "configuration cache %q is stale: %s%s", cache, why,
+				 opt.devpath ? "; nothing written" : "");
 		if (opt.verbose)
 			to_stderr(msg.buf);
 		return CHANGED;

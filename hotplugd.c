@@ -21,9 +21,12 @@
  *      message to group 1 from port 0, with its own pid.)
  *   3. The child's environment comes from one list of keys (uevent_keys[],
  *      util.h), for the netlink path and the rescan alike, plus HOME=/ and
- *      the kernel's PATH; fds 0-2 on /dev/null, in / with umask 022,
- *      signals reset, in a session of its own (setsid: no controlling
- *      terminal, whatever started hotplugd; one process group).
+ *      the kernel's PATH, and for a firmware event FWLOAD_HOLD_DETACH=1 (a
+ *      request the agent holds is held by an agent of its own in the
+ *      background: a hold never keeps a job slot); fds 0-2 on /dev/null,
+ *      in / with umask 022, signals reset, in a session of its own
+ *      (setsid: no controlling terminal, whatever started hotplugd; one
+ *      process group).
  *   4. At most MAXJOBS children at once. The socket buffer is the queue: a
  *      message is read only when its child can start. A child past its
  *      deadline (a firmware event's TIMEOUT + MARGIN_S, else -T) gets
@@ -31,7 +34,8 @@
  *   5. Nothing is lost: at start, and when the socket says events were
  *      dropped (ENOBUFS), every request pending in SYSFS/class/firmware/ is
  *      served as an ACTION=add event (firmware-upload devices excepted), its
- *      FIRMWARE taken whole from the kernel's uevent file.
+ *      FIRMWARE taken whole from the kernel's uevent file (util.h's lister,
+ *      the one fwload -P runs for fwloadctl).
  *   6. SIGTERM or SIGINT: nothing more is read or started; running children
  *      get STOP_WAIT_MS to end, what still runs then is logged; exit 0.
  *
@@ -40,7 +44,6 @@
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
 #define _TIME_BITS 64
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -423,7 +426,7 @@ static __attribute__((noinline)) pid_t start(const char **argv, const char **env
  */
 static int spawn(const struct event *e)
 {
-	const char *env[NKEYS + 3], *sub = value(e, "SUBSYSTEM"), *to = value(e, "TIMEOUT");
+	const char *env[NKEYS + 4], *sub = value(e, "SUBSYSTEM"), *to = value(e, "TIMEOUT");
 	const char *argv[] = { opt.program, sub, NULL };
 	int fw = strcmp(sub, "firmware") == 0, n = 0, slot = 0;
 	int64_t t = fw && to ? parse_num(to, INT32_MAX - MARGIN_S, NULL) : -1;
@@ -435,6 +438,8 @@ static int spawn(const struct event *e)
 			n++;
 	env[n++] = "HOME=/";
 	env[n++] = KERNEL_PATH;
+	if (fw)  /* a hold goes on in an agent of its own, never in a job slot */
+		env[n++] = "FWLOAD_HOLD_DETACH=1";
 	env[n] = NULL;
 	while (jobs[slot].pid)
 		slot++;
@@ -509,144 +514,58 @@ static int64_t deadlines(int64_t now)
 	return next;
 }
 
-/* Where key ("\nKEY=") starts in f when f ends, at end, in key, digits and
- * a newline; or NULL. */
-static char *tail(char *f, char *end, const char *key)
-{
-	size_t k = strlen(key);
-	char *d;
-
-	if (end - f < 2 || end[-1] != '\n')
-		return NULL;
-	for (d = end - 1; d > f && d[-1] >= '0' && d[-1] <= '9'; d--)
-		;
-	if (d == end - 1 || (size_t)(d - f) < k || memcmp(d - k, key, k) != 0)
-		return NULL;
-	return d - k;
-}
-
-/*
- * The name in a request's uevent file, which the kernel writes as
- * "FIRMWARE=%s\nTIMEOUT=%d\nASYNC=%d\n" (drivers/base/firmware_loader/
- * sysfs.c): everything between "FIRMWARE=" and the trailing TIMEOUT and
- * ASYNC lines, newlines included (a driver may build the name from device
- * data). Cuts the file into "FIRMWARE=NAME", "TIMEOUT=N" and "ASYNC=N"
- * strings in place; -1 if it is not of that shape.
- */
-static int uevent_file(char *f, size_t n, char **name, char **timeout, char **async)
-{
-	char *a = tail(f, f + n, "\nASYNC="), *t = a ? tail(f, a + 1, "\nTIMEOUT=") : NULL;
-
-	if (!t || t < f + 9 || memcmp(f, "FIRMWARE=", 9) != 0 || memchr(f, '\0', n))
-		return -1;
-	*t = *a = f[n - 1] = '\0';
-	*name = f;
-	*timeout = t + 1;
-	*async = a + 1;
-	return 0;
-}
-
-/* Has the path a "." or ".." component? */
-static int dots(const char *p)
-{
-	for (; (p = strchr(p, '/')); p++)
-		if (p[1] == '.' && (!p[2] || p[2] == '/' || (p[2] == '.' && (!p[3] || p[3] == '/'))))
-			return 1;
-	return 0;
-}
-
 /*
  * The rescan: every request pending in SYSFS/class/firmware/ as an
- * ACTION=add event, built in ev (a firmware-upload device, which has
- * remaining_size, is no request: request_kind()). Every name but . and ..
- * is looked at; each request is a link there, "../../devices/...", whose
- * target past "../.." is its DEVPATH (the kernel's class links are
- * relative: no "." or ".." further on, or it is skipped). When no job slot
+ * ACTION=add event, built in ev, read through util.h's lister (the one
+ * fwload -P uses for fwloadctl): its DEVPATH, and its FIRMWARE, TIMEOUT
+ * and ASYNC as the kernel wrote them in its uevent file. When no job slot
  * is free, the directory stays open and rescan(1) reads on from there once
  * one is (never from the start again, which could go round for ever while
  * a long load keeps its request pending; not after a count of entries,
- * which requests answered meanwhile would shift; and not by telldir(),
- * whose long cannot hold a 64-bit directory cookie on a 32-bit target).
- * When a fork fails, ev is held and tried again before the rescan goes on.
+ * which requests answered meanwhile would shift). When a fork fails, ev is
+ * held and tried again before the rescan goes on.
  */
 static void rescan(int resume)
 {
-	static char file[4096];
-	static DIR *dp;  /* open while a rescan waits for a slot */
-	char path[PATH_MAX], dev[PATH_MAX];
-	size_t dir_len = strlen(opt.sysfs) + sizeof("/class/firmware");
-	struct dirent *d;
+	static struct pending p;
 
-	if (!opt.firmware || dir_len + 1 + NAME_MAX + sizeof("/uevent") > sizeof(path))
+	if (!opt.firmware)
 		return;
-	memcpy(path, opt.sysfs, dir_len - sizeof("/class/firmware"));
-	memcpy(path + dir_len - sizeof("/class/firmware"), "/class/firmware", sizeof("/class/firmware"));
 	if (!resume) {
-		if (dp)
-			closedir(dp);
-		rescanning = (dp = opendir(path)) != NULL;
-		if (!dp)
+		if (rescanning && p.dir >= 0)
+			close(p.dir);
+		rescanning = pending_open(&p, opt.sysfs) == 0;
+		if (!rescanning)
 			return;  /* no fallback in this kernel */
 	}
-	path[dir_len - 1] = '/';
-	while (dp && running < opt.maxjobs && !held) {
-		char *name, *timeout, *async, *end;
-		ssize_t r = -1, l;
-		int fd;
-
-		if (!(d = readdir(dp))) {
-			closedir(dp);
-			dp = NULL;
-			break;
-		}
-		if (strcmp(d->d_name, ".") == 0 || strcmp(d->d_name, "..") == 0)
-			continue;
-		end = path + dir_len + strlen(d->d_name);
-		memcpy(path + dir_len, d->d_name, strlen(d->d_name) + 1);
-		l = readlink(path, dev, sizeof(dev) - 1);
-		if (l < 13)
-			continue;
-		dev[l] = '\0';
-		if (strncmp(dev, "../../devices/", 14) != 0 || dots(dev + 5))
-			continue;
-		fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (request_kind(fd) == REQ_PENDING) {
-			close(fd);
-			memcpy(end, "/uevent", sizeof("/uevent"));
-			fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-			r = fd < 0 ? -1 : read(fd, file, sizeof(file) - 1);
-		}
-		if (fd >= 0)
-			close(fd);
-		if (r < 0 || 2 * (size_t)l + (size_t)r + 64 > MSG_MAX)
+	while (running < opt.maxjobs && !held && pending_next(&p)) {
+		if (2 * p.devpath_len + p.file_len + 64 > MSG_MAX)
 			continue;
 		ev.len = 0;
 #define PUT(s, n) (memcpy(ev.msg + ev.len, (s), (n)), ev.len += (n))
 		PUT("add@", 4);
-		PUT(dev + 5, (size_t)l - 4);
+		PUT(p.devpath, p.devpath_len + 1);
 		PUT("ACTION=add", 11);
 		PUT("DEVPATH=", 8);
-		PUT(dev + 5, (size_t)l - 4);
+		PUT(p.devpath, p.devpath_len + 1);
 		PUT("SUBSYSTEM=firmware", 19);
-		if (uevent_file(file, (size_t)r, &name, &timeout, &async) == 0) {
-			PUT(name, strlen(name) + 1);
-			PUT(timeout, strlen(timeout) + 1);
-			PUT(async, strlen(async) + 1);
+		if (p.name) {
+			PUT(p.name, strlen(p.name) + 1);
+			PUT(p.timeout, strlen(p.timeout) + 1);
+			PUT(p.async, strlen(p.async) + 1);
 		} else {
 			/* not guessed at: an empty name, which the agent refuses (-1) */
 			say(ERR, "rescan: %q: its uevent file is not FIRMWARE=, TIMEOUT=, ASYNC= as the kernel writes it: "
-			    "passed on with an empty FIRMWARE", dev + 5);
+			    "passed on with an empty FIRMWARE", p.devpath);
 			PUT("FIRMWARE=", 10);
 		}
 #undef PUT
 		ev.msg[ev.len] = '\0';
 		if (opt.verbose)
-			say(INFO, "rescan: pending request %q", dev + 5);
+			say(INFO, "rescan: pending request %q", p.devpath);
 		held = spawn(&ev) < 0;
 	}
-	rescanning = dp != NULL;
+	rescanning = p.dir >= 0;
 }
 
 /* Read the socket while a job slot is free: the rest stays in the socket's

@@ -14,6 +14,8 @@
  *   opt_next                          getopt(3)'s rules without its stdio
  *   request_kind                      "a pending request" decided once
  *   uevent_keys, KERNEL_PATH          what a child of an event may get
+ *   request_key                       a request's identity, "DEV-INO"
+ *   pending_open, pending_next        the one lister of pending requests
  *   now_ms                            the monotonic clock in milliseconds
  *
  * Include it after the feature macros and the system headers below.
@@ -23,6 +25,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -355,6 +358,148 @@ UTIL const char *const uevent_keys[] = {
 	"PARTNAME", "DISKSEQ",
 };
 #define KERNEL_PATH "PATH=/sbin:/bin:/usr/sbin:/usr/bin"
+/*
+ * A request's key: "DEV-INO", the device and inode numbers of its kernfs
+ * directory dirfd (a new request at the same DEVPATH is a new node, with a
+ * new key). The name of fwload's lock file and of the agent's hold record.
+ * 0, or -1 (errno set).
+ */
+UTIL int request_key(int dirfd, struct line *key)
+{
+	struct stat st;
+
+	if (fstat(dirfd, &st) < 0)
+		return -1;
+	line_fmt(key, "%u-%u", (long long)st.st_dev, (long long)st.st_ino);
+	return 0;
+}
+
+/*
+ * The pending requests, one at a time: the one lister (hotplugd's rescan,
+ * and fwload -P for fwloadctl's rescan, settle and status). Every name in
+ * SYSFS/class/firmware/ but . and .., in directory order (getdents64 into
+ * a buffer of its own: no opendir(), whose malloc a static fwload does not
+ * otherwise carry); each request is a link there, "../../devices/...",
+ * whose target past "../.." is its DEVPATH (the kernel's class links are
+ * relative: one with a "." or ".." component further on is skipped); a
+ * pending request by request_kind() (never a firmware-upload device); its
+ * uevent file read whole, as the kernel writes it
+ * ("FIRMWARE=%s\nTIMEOUT=%d\nASYNC=%d\n", drivers/base/firmware_loader/
+ * sysfs.c): the name is everything between "FIRMWARE=" and the last two
+ * lines, newlines and all (a driver may build it from device data), cut in
+ * place into the strings "FIRMWARE=NAME", "TIMEOUT=N" and "ASYNC=N". A file
+ * of another shape leaves name, timeout and async NULL (not guessed at).
+ * The directory stays open between two calls (dir, or -1 once read to its
+ * end): a caller with no job slot free reads on later from where it was.
+ */
+struct pending {
+	int dir;                    /* SYSFS/class/firmware, or -1 */
+	size_t pos, len;            /* what of buf is read and not yet seen */
+	unsigned long long buf[512];  /* getdents64's records (8-byte aligned) */
+	char devpath[PATH_MAX];     /* the request's DEVPATH */
+	size_t devpath_len;
+	char file[4096];            /* its uevent file, cut in place */
+	size_t file_len;
+	char *name, *timeout, *async;
+};
+
+/* Has the path a "." or ".." component? */
+UTIL int has_dots(const char *p)
+{
+	for (; (p = strchr(p, '/')); p++)
+		if (p[1] == '.' && (!p[2] || p[2] == '/' || (p[2] == '.' && (!p[3] || p[3] == '/'))))
+			return 1;
+	return 0;
+}
+
+/* Where key ("\nKEY=") starts in f when f ends, at end, in key, digits and
+ * a newline; or NULL. */
+UTIL char *uevent_tail(char *f, char *end, const char *key)
+{
+	size_t k = strlen(key);
+	char *d;
+
+	if (end - f < 2 || end[-1] != '\n')
+		return NULL;
+	for (d = end - 1; d > f && d[-1] >= '0' && d[-1] <= '9'; d--)
+		;
+	if (d == end - 1 || (size_t)(d - f) < k || memcmp(d - k, key, k) != 0)
+		return NULL;
+	return d - k;
+}
+
+/* SYSFS/class/firmware/ opened for pending_next(): 0, or -1 (errno; ENOENT:
+ * no sysfs fallback in this kernel). */
+UTIL int pending_open(struct pending *p, const char *sysfs)
+{
+	struct line path = { .len = 0 };
+
+	line_fmt(&path, "%s/class/firmware", sysfs);
+	p->pos = p->len = 0;
+	if (path.len >= sizeof(path.buf) - 1)
+		return p->dir = -1, errno = ENAMETOOLONG, -1;
+	p->dir = open(path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return p->dir < 0 ? -1 : 0;
+}
+
+/* The next pending request in p: 1; 0 when there is none left (the
+ * directory is closed). */
+UTIL int pending_next(struct pending *p)
+{
+	struct ent { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; } *d;
+
+	while (p->dir >= 0) {
+		char *f = p->file, *a, *t;
+		ssize_t l, r = -1;
+		int fd, u;
+
+		if (p->pos >= p->len) {
+			long n = syscall(SYS_getdents64, p->dir, p->buf, sizeof(p->buf));
+
+			if (n <= 0) {
+				close(p->dir);
+				p->dir = -1;
+				break;
+			}
+			p->pos = 0;
+			p->len = (size_t)n;
+		}
+		d = (struct ent *)(void *)((char *)p->buf + p->pos);
+		p->pos += d->reclen;
+		if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
+			continue;
+		l = readlinkat(p->dir, d->name, p->devpath, sizeof(p->devpath) - 1);
+		if (l < 15)
+			continue;
+		p->devpath[l] = '\0';
+		if (strncmp(p->devpath, "../../devices/", 14) != 0 || has_dots(p->devpath + 5) ||
+		    (fd = openat(p->dir, d->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			continue;
+		if (request_kind(fd) == REQ_PENDING &&
+		    (u = openat(fd, "uevent", O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) >= 0) {
+			r = read(u, f, sizeof(p->file) - 1);
+			close(u);
+		}
+		close(fd);
+		if (r < 0)
+			continue;  /* not a request, or answered meanwhile */
+		memmove(p->devpath, p->devpath + 5, (size_t)l - 4);
+		p->devpath_len = (size_t)l - 5;
+		f[r] = '\0';
+		p->file_len = (size_t)r;
+		a = uevent_tail(f, f + r, "\nASYNC=");
+		t = a ? uevent_tail(f, a + 1, "\nTIMEOUT=") : NULL;
+		p->name = p->timeout = p->async = NULL;
+		if (t && t >= f + 9 && memcmp(f, "FIRMWARE=", 9) == 0 && !memchr(f, '\0', (size_t)r)) {
+			*t = *a = f[r - 1] = '\0';
+			p->name = f;
+			p->timeout = t + 1;
+			p->async = a + 1;
+		}
+		return 1;
+	}
+	return 0;
+}
 
 /* --- Time --- */
 

@@ -44,6 +44,8 @@ else
 	DYN=$FWDYN
 fi
 mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel" "$SYS/module/firmware_class/parameters"
+# The boot clock, the host's (a case that takes it away removes the link).
+ln -s /proc/uptime "$T/proc/uptime"
 # firmware_class.path, not set: an empty line, as sysfs has it.
 echo >"$SYS/module/firmware_class/parameters/path"
 
@@ -140,6 +142,28 @@ pending() {
 			mkdir -p "$SYS/class/firmware" &&
 			ln -s "../..$E_DEVPATH" "$SYS/class/firmware/${E_DEVPATH##*/}"
 	} || fail "cannot make the pending request $1"
+}
+
+# hold_rec: $REC, the hold record of the request at $E_DEVPATH:
+# $RUN/held/KEY, KEY the request's identity as fwload -i prints it.
+hold_rec() {
+	_k=$(clean "$FWLOAD" -s "$SYS" -i "$E_DEVPATH") || fail "fwload -i $E_DEVPATH: no key"
+	# shellcheck disable=SC2034 # for the cases
+	REC=$RUN/held/$_k
+}
+
+# standin_hotplugd: $T/hotplugd, a copy of test/hotplugd-standin (a
+# program of its own, as fwloadctl wants a hotplugd: /proc/PID/exe).
+# Each stand-in ends by itself within 120 s.
+standin_hotplugd() {
+	cp "$REPO/test/hotplugd-standin" "$T/hotplugd" ||
+		fail "no test/hotplugd-standin: make check-fast builds it"
+}
+
+# uptime_s: $up, whole seconds of the boot clock.
+uptime_s() {
+	read -r up _ </proc/uptime
+	up=${up%%.*}
 }
 
 # untouched: the request got no answer and no data.

@@ -97,18 +97,32 @@ uptime_ms() {
 	echo $((${_up%.*}${_up#*.} * 10))
 }
 
-# held_by NAME: $holder, the agent holding the request for NAME (its hold
-# record in /run/fwload/held), waited for up to 10 s.
-held_by() {
-	_rec=/run/fwload/held/$(printf %s "/devices/virtual/misc/test_firmware/$1" | tr / !)
+# hold_record NAME: $rec, the hold record of the request for NAME:
+# /run/fwload/held/KEY, KEY the request's identity (fwload -i), once the
+# request is there (waited for up to 10 s).
+hold_record() {
+	_dev=/devices/virtual/misc/test_firmware/$(printf %s "$1" | tr / !)
 	_i=0
-	until [ -s "$_rec" ]; do
+	until _k=$(/sbin/fwload -i "$_dev" 2>/dev/null); do
 		_i=$((_i + 1))
-		[ "$_i" -le 100 ] || fail "$1: no hold record after 10 s ($_rec)"
+		[ "$_i" -le 100 ] || fail "$1: no request after 10 s ($_dev)"
+		sleep 0.1
+	done
+	rec=/run/fwload/held/$_k
+}
+
+# held_by NAME: $holder, the agent holding the request for NAME (its hold
+# record), waited for up to 10 s.
+held_by() {
+	hold_record "$1"
+	_i=0
+	until [ -s "$rec" ]; do
+		_i=$((_i + 1))
+		[ "$_i" -le 100 ] || fail "$1: no hold record after 10 s ($rec)"
 		sleep 0.1
 	done
 	# shellcheck disable=SC2034 # for the cases
-	read -r _ holder <"$_rec"
+	read -r _ holder _ <"$rec"
 }
 
 # hold_procs PID: $procs, the processes of the hold: PID and its children

@@ -4,11 +4,12 @@
 # loaded only once it stops changing), the request is gone (exit 5, quietly),
 # another agent takes the hold over (exit 5), or HOLD ends (cancelled, one
 # line). fwloadctl settle's marker (RUN/settled) ends holding: cancelled at
-# once. The hold record RUN/held/KEY holds "UNTIL PID" while it lasts.
-# SIGTERM (hotplugd ending its child) cancels a held request. Wall-clock
-# here is only a bound in one direction (HOLD's end not before HOLD) and a
-# hang guard; how soon a file is served is measured on the real kernel
-# (doc/performance.md).
+# once. The hold record RUN/held/KEY (KEY the request's identity, fwload
+# -i) holds "UNTIL PID START DEVPATH" while it lasts, UNTIL on the boot
+# clock. SIGTERM (hotplugd ending its child) cancels a held request.
+# Wall-clock here is only a bound in one direction (HOLD's end not before
+# HOLD) and a hang guard; how soon a file is served is measured on the real
+# kernel (doc/performance.md).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -17,7 +18,6 @@ D=$R/lib/firmware
 mkdir -p "$D"
 echo 6.12.0-test >"$T/proc/sys/kernel/osrelease"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
-KEY=$(printf %s "$TF/late.bin" | tr / !)
 
 # bg: the agent in the background, its status in $T/bg.st.
 bg() {
@@ -36,12 +36,18 @@ bg_status_is() {
 
 # Held, then renamed into place: loaded.
 request late.bin
+hold_rec
 bg
-until_true "the hold record" test -f "$RUN/held/$KEY"
-read -r until pid <"$RUN/held/$KEY"
-now=$(date +%s)
-{ [ "$until" -ge $((now + 25)) ] && [ "$until" -le $((now + 30)) ]; } || fail "hold until $until, now $now, HOLD=30"
+until_true "the hold record" test -f "$REC"
+read -r until pid start dev <"$REC"
+uptime_s
+{ [ "$until" -ge $((up + 25)) ] && [ "$until" -le $((up + 30)) ]; } || fail "hold until $until, boot clock $up, HOLD=30"
 kill -0 "$pid" || fail "the hold record names pid $pid, not running"
+read -r stat <"/proc/$pid/stat"
+# shellcheck disable=SC2086 # the fields after "(comm) "
+set -- ${stat##*) }
+[ "$start" = "${20}" ] || fail "the hold record's start time $start is not that of pid $pid (${20})"
+assert_eq "the hold record's DEVPATH" "$E_DEVPATH" "$dev"
 [ "$(find "$RUN/held" -maxdepth 0 -perm 700)" = "$RUN/held" ] || fail "$RUN/held not 0700"
 log_matches "fwload: late\.bin held for $(ere "$TF/late.bin"): not found in $(ere "$R") .*; waiting up to (29|30) s for it \(HOLD=30\)"
 sleep 0.6
@@ -51,13 +57,14 @@ mv "$T/late.tmp" "$D/late.bin"
 bg_status_is 0
 file_is "$REQ/loading" 10
 data_is "$D/late.bin"
-no_file "$RUN/held/$KEY" "the hold record after the load"
+no_file "$REC" "the hold record after the load"
 
 # Copied in slowly: a file still growing is not loaded until it stops.
 rm "$D/late.bin"
 request late.bin
+hold_rec
 bg
-until_true "the hold record" test -f "$RUN/held/$KEY"
+until_true "the hold record" test -f "$REC"
 mkimage "$T/full" 40000
 i=0
 while [ "$i" -lt 20 ]; do
@@ -71,13 +78,13 @@ data_is "$T/full"
 
 # The request goes (answered by someone else): the agent leaves, quietly.
 request gone.bin
-KEY2=$(printf %s "$TF/gone.bin" | tr / !)
+hold_rec
 : >"$LOGF"
 bg
-until_true "the hold record" test -f "$RUN/held/$KEY2"
+until_true "the hold record" test -f "$REC"
 rm -r "$REQ"
 bg_status_is 5
-no_file "$RUN/held/$KEY2" "the hold record of a request gone"
+no_file "$REC" "the hold record of a request gone"
 log_matches "fwload: gone\.bin held for .*"
 [ "$(wc -l <"$LOGF")" -eq 1 ] || fail "more than the hold's line: $(cat "$LOGF")"
 
@@ -85,18 +92,19 @@ log_matches "fwload: gone\.bin held for .*"
 # leaves (5), the second keeps the first's end and serves the file.
 rm -f "$D/late.bin"
 request late.bin
+hold_rec
 bg
 first=$bg_pid
-until_true "the hold record" test -f "$RUN/held/$KEY"
-read -r until1 pid1 <"$RUN/held/$KEY"
+until_true "the hold record" test -f "$REC"
+read -r until1 pid1 _ <"$REC"
 (
 	agent firmware >"$T/bg2.out" 2>&1
 	echo $? >"$T/bg2.st"
 ) &
 second=$!
 # shellcheck disable=SC2016 # the inner shell's own expansions
-until_true "the second agent's record" sh -c 'read -r u p <"$1" && [ "$p" != "$2" ]' - "$RUN/held/$KEY" "$pid1"
-read -r until2 _ <"$RUN/held/$KEY"
+until_true "the second agent's record" sh -c 'read -r u p _ <"$1" && [ "$p" != "$2" ]' - "$REC" "$pid1"
+read -r until2 _ <"$REC"
 [ "$until2" = "$until1" ] || fail "taken over, the hold ends at $until2, not at the first's $until1"
 bg_pid=$first
 bg_status_is 5
@@ -141,8 +149,9 @@ log_matches "fwload: cancelled late2\.bin .*\(HOLD=30, but fwloadctl settle has 
 # and a held agent leaves when settle runs (settle's rescan answers it)
 rm "$RUN/settled"
 request late3.bin
+hold_rec
 bg
-until_true "the hold record" test -f "$RUN/held/$(printf %s "$TF/late3.bin" | tr / !)"
+until_true "the hold record" test -f "$REC"
 : >"$RUN/settled"
 bg_status_is 5
 untouched
@@ -152,9 +161,10 @@ rm "$RUN/settled"
 rm -f "$RUN/settled"
 : >"$LOGF"
 request term.bin
+hold_rec
 bg
-until_true "the hold record" test -f "$RUN/held/$(printf %s "$TF/term.bin" | tr / !)"
-read -r _ tpid <"$RUN/held/$(printf %s "$TF/term.bin" | tr / !)"
+until_true "the hold record" test -f "$REC"
+read -r _ tpid _ <"$REC"
 kill -TERM "$tpid"
 bg_status_is 1
 file_is "$REQ/loading" -1
@@ -165,13 +175,15 @@ log_matches "fwload: cancelled term\.bin .*\(stopped by a signal while held\)"
 rm -f "$D/late.bin"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
 request late.bin
-printf '%s 999999\n' "$(($(date +%s) - 5))" >"$RUN/held/$KEY"
+hold_rec
+uptime_s
+printf '%s 999999 1 %s\n' "$((up - 5))" "$E_DEVPATH" >"$REC"
 : >"$LOGF"
 run agent firmware
 status_is 1
 file_is "$REQ/loading" -1
 log_matches "fwload: cancelled late\.bin .*\(HOLD=30, taken over from an earlier hold that ended\)"
-no_file "$RUN/held/$KEY" "the hold record after the cancel"
+no_file "$REC" "the hold record after the cancel"
 
 # A firmware-upload device is never held.
 request flash.bin
@@ -216,9 +228,10 @@ request prime.bin
 run agent firmware
 status_is 0
 request late5.bin
+hold_rec
 t0=$(date +%s)
 bg
-until_true "the hold record" test -f "$RUN/held/$(printf %s "$TF/late5.bin" | tr / !)"
+until_true "the hold record" test -f "$REC"
 mkfw "$R/other/late5.bin" "from the new path"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30 FIRMWARE_PATH=/other
 bg_status_is 0

@@ -15,9 +15,6 @@ echo /sbin/hotplug >"$P/sys/kernel/hotplug"
 echo 0 >"$P/sys/kernel/firmware_config/force_sysfs_fallback"
 echo 60 >"$SYS/class/firmware/timeout"
 conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw" HOLD=40
-key() {
-	printf %s "$TF/$1" | tr / !
-}
 
 # setup: the timeout covers HOLD; a settle before is forgotten.
 mkdir -p "$RUN"
@@ -50,8 +47,12 @@ grep -qx "decision: not found; the request would be held for up to 40 s (HOLD=40
 # rescan: back at once (8); the request held in the background.
 pending a.bin
 a=$REQ
+hold_rec
+reca=$REC
 pending b.bin
 b=$REQ
+hold_rec
+recb=$REC
 unset E_ACTION E_DEVPATH E_FIRMWARE E_SUBSYSTEM E_TIMEOUT E_ASYNC E_SEQNUM
 # (Through a pipe: a holder left on rescan's stdout would keep it open for
 # the 40 s of HOLD.)
@@ -61,9 +62,9 @@ t1=$(date +%s)
 [ $((t1 - t0)) -lt 20 ] || fail "rescan took $((t1 - t0)) s: it waited for a hold"
 stdout_is "a.bin: 8
 b.bin: 8"
-until_true "a's hold record" test -f "$RUN/held/$(key a.bin)"
-until_true "b's hold record" test -f "$RUN/held/$(key b.bin)"
-read -r _ pa <"$RUN/held/$(key a.bin)"
+until_true "a's hold record" test -f "$reca"
+until_true "b's hold record" test -f "$recb"
+read -r _ pa _ <"$reca"
 kill -0 "$pa" || fail "a.bin's holder $pa is not running"
 REQ=$a untouched
 
@@ -87,14 +88,18 @@ REQ=$a data_is "$T/fw/a.bin"
 mkimage "$T/fw/b.bin" 2000
 pending c.bin
 c=$REQ
+hold_rec
+recc=$REC
 request d.bin
 d=$REQ
+hold_rec
+recd=$REC
 (
 	agent firmware >/dev/null 2>&1
 	echo $? >"$T/d.st"
 ) &
 dpid=$!
-until_true "d's hold record" test -f "$RUN/held/$(key d.bin)"
+until_true "d's hold record" test -f "$recd"
 # (d is a request the rescan sees too)
 ln -s "../..$TF/d.bin" "$SYS/class/firmware/d.bin"
 printf 'FIRMWARE=d.bin\nTIMEOUT=60\nASYNC=0\n' >"$d/uevent"
@@ -121,8 +126,8 @@ grep -qxF "hold:     settled (fwloadctl settle has run: a name not found is canc
 	fail "status after settle: $(cat "$T/stdout")"
 # The held agents leave at their next search (a quarter second; longer
 # under qemu-user), their records with them.
-for n in b c d; do
-	until_true "the hold record of $n.bin gone after settle" test ! -e "$RUN/held/$(key $n.bin)"
+for r in "$recb" "$recc" "$recd"; do
+	until_true "the hold record $r gone after settle" test ! -e "$r"
 done
 run ctl explain x.bin
 status_is 1

@@ -39,7 +39,14 @@ file_is "$flash/data" "" "the upload device's data"
 # Busy (another answerer holds the request): fine.
 rm -r "$SYS/class/firmware"/*
 pending held.bin
-printf '#!/bin/sh\nexit 5\n' >"$T/busy-fwload"
+# (fwload lists the requests: -P; the stand-in answers none.)
+cat >"$T/busy-fwload" <<END
+#!/bin/sh
+for a; do
+	[ "\$a" != -P ] || exec "$FWBIN" "\$@"
+done
+exit 5
+END
 chmod 755 "$T/busy-fwload"
 FWLOAD=$T/busy-fwload
 mkimage "$T/fw/held.bin" 100
@@ -80,3 +87,17 @@ log_has "fwload: cancelled x.bin\\x0aHOTPLUG_DIR=$T/hooks for ${odd_dev%%"$nl"*}
 # (fwload names a request with no name after its directory)
 log_has "fwload: cancelled y.bin for $TF/y.bin; bad FIRMWARE name (empty name)"
 log_has "fwload: cancelled z.bin for $TF/z.bin; bad FIRMWARE name (empty name)"
+
+# A name that ends in a newline: its DEVPATH does too. rescan and settle
+# answer it (cancelled: a control character), as the uevent path does;
+# they never did (the DEVPATH taken through $(...) lost its newline, and
+# the agent found no request there).
+for cmd in rescan settle; do
+	rm -r "$SYS/class/firmware"/*
+	pending "x.bin$nl"
+	rm -f "$LOGF"
+	run ctl "$cmd"
+	file_is "$REQ/loading" -1 "$cmd: loading of a request whose name ends in a newline"
+	file_is "$REQ/data" "" "$cmd: data of a request whose name ends in a newline"
+	log_has "fwload: cancelled x.bin\\x0a for $TF/x.bin\\x0a; bad FIRMWARE name (control character in name)"
+done

@@ -7,6 +7,7 @@
 # hook an earlier version wrote into hotplug.d/default/ (/etc: writes at
 # run time go to /run now) is taken away by setup and by --undo. One line
 # says what was done.
+# shellcheck disable=SC3013 # -ef: every shell we test has it
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -82,35 +83,24 @@ status_is 0
 file_is "$H" '
 '
 
-# hotplugd: the one setup started is stopped (a stand-in, whose "daemon"
-# is a sleep of ours); one that was running before is left alone.
+# hotplugd: the one setup started is stopped (a stand-in, a program of its
+# own: setup trusts a pid only when /proc/PID/exe is $FWLOAD_HOTPLUGD);
+# one that was running before is left alone.
 rm "$H"
-sleep 60 &
-daemon=$!
-cat >"$T/hotplugd" <<END
-#!/bin/sh
-echo $daemon >"\$2"
-echo >&3
-END
-chmod 755 "$T/hotplugd"
+standin_hotplugd
 ctl_ setup
 status_is 0
 read -r pid <"$RUN/hotplugd.pid"
-assert_eq "hotplugd pid" "$daemon" "$pid"
+[ "/proc/$pid/exe" -ef "$T/hotplugd" ] || fail "pid $pid is not the hotplugd stand-in"
 ctl_ setup --undo
 status_is 0
 said "setup --undo: force_sysfs_fallback 0 again, timeout 60 s again, hotplugd (pid $pid) stopped"
-i=0
-while kill -0 "$daemon" 2>/dev/null && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-! kill -0 "$daemon" 2>/dev/null || fail "hotplugd (pid $daemon) still runs after --undo"
-wait "$daemon" 2>/dev/null || :  # (143: the sleep was killed)
+until_true "hotplugd (pid $pid) gone after --undo" test ! -e "/proc/$pid/exe"
 
-sleep 60 &
-daemon=$!
-echo "$daemon" >"$RUN/hotplugd.pid"
+rm -f "$RUN/hotplugd.pid"  # (the stand-in leaves its file behind)
+"$T/hotplugd" -p "$RUN/hotplugd.pid" -D 3 3>/dev/null &
+until_true "the stand-in's pid file" test -s "$RUN/hotplugd.pid"
+read -r daemon <"$RUN/hotplugd.pid"  # (yash's $! is a subshell's)
 ctl_ setup
 status_is 0
 ctl_ setup --undo
@@ -118,4 +108,53 @@ status_is 0
 said "setup --undo: force_sysfs_fallback 0 again, timeout 60 s again, hotplugd (pid $daemon) left running (setup did not start it)"
 kill -0 "$daemon" || fail "a hotplugd setup did not start was stopped"
 kill "$daemon"
-wait "$daemon" 2>/dev/null || :  # (143: the sleep was killed)
+until_true "the stand-in (pid $daemon) gone" test ! -e "/proc/$daemon/exe"
+
+# A stale pid file whose pid now names another process (the hotplugd that
+# setup started was killed, its pid reused): setup --hotplugd starts one
+# (it did not: "already running"), and setup --undo signals nothing that
+# is not our hotplugd (it killed the process).
+sleep 100 &
+other=$!
+ctl_ setup --hotplugd
+status_is 0
+read -r pid <"$RUN/hotplugd.pid"
+[ "/proc/$pid/exe" -ef "$T/hotplugd" ] || fail "setup --hotplugd started no hotplugd (pid file: $pid)"
+kill "$pid"
+until_true "hotplugd (pid $pid) gone" test ! -e "/proc/$pid/exe"
+echo "$other" >"$RUN/hotplugd.pid"
+sed "s/^hotplugd=.*/hotplugd=$other/" "$RUN/setup.state" >"$T/state" && cat "$T/state" >"$RUN/setup.state"
+grep -qx "hotplugd=$other" "$RUN/setup.state" || fail "setup.state: $(cat "$RUN/setup.state")"
+ctl_ setup --undo
+status_is 0
+kill -0 "$other" || fail "setup --undo killed pid $other, a sleep its stale pid file named"
+said "setup --undo: force_sysfs_fallback 0 again, timeout 60 s again, hotplugd (pid $other) no longer runs"
+echo "$other" >"$RUN/hotplugd.pid"
+ctl_ setup --hotplugd
+status_is 0
+read -r pid <"$RUN/hotplugd.pid"
+{ [ "$pid" != "$other" ] && [ "/proc/$pid/exe" -ef "$T/hotplugd" ]; } ||
+	fail "a stale pid file naming pid $other (a sleep): setup --hotplugd started no hotplugd ($(cat "$T/stdout"))"
+said "setup: hotplugd (pid $pid), as this kernel has no uevent helper, sysfs fallback forced, timeout 30 s; hotplugd's start rescan serves pending requests"
+ctl_ setup --undo
+status_is 0
+until_true "hotplugd (pid $pid) gone after --undo" test ! -e "/proc/$pid/exe"
+kill -0 "$other" || fail "pid $other (a sleep) was killed"
+kill "$other"
+wait "$other" 2>/dev/null || :  # (143: killed)
+
+# A helper cleared by setup --hotplugd --replace (mdev: /dev nodes stop
+# appearing) is the helper again after --undo.
+echo "$T/bin/mdev" >"$H"
+rm -f "$RUN/hotplugd.pid"
+ctl_ setup --hotplugd --replace
+status_is 0
+file_is "$H" '
+'
+read -r pid <"$RUN/hotplugd.pid"
+ctl_ setup --undo
+status_is 0
+file_is "$H" "$T/bin/mdev
+" "the uevent helper after --undo of setup --hotplugd --replace"
+said "setup --undo: uevent helper $T/bin/mdev again, force_sysfs_fallback 0 again, timeout 60 s again, hotplugd (pid $pid) stopped"
+until_true "hotplugd (pid $pid) gone after --undo" test ! -e "/proc/$pid/exe"

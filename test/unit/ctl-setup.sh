@@ -9,6 +9,7 @@
 # request), or setup refuses unless --replace, which says what it drops.
 # A kernel without the fallback, or without a uevent helper (then
 # hotplugd, started once), is named; status shows hotplugd beside a helper.
+# shellcheck disable=SC3013 # -ef: every shell we test has it
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -27,7 +28,8 @@ unset E_ACTION E_DEVPATH E_FIRMWARE E_SUBSYSTEM E_TIMEOUT E_ASYNC E_SEQNUM
 
 # setup [ARG...]: fwloadctl setup as root runs it, hotplug at /sbin/hotplug.
 setup() {
-	run kernel_env FWLOAD_HOTPLUG=/sbin/hotplug FWLOAD_HOTPLUGD="$T/hotplugd" $TEST_SH "$REPO/fwloadctl" setup "$@"
+	run kernel_env FWLOAD_HOTPLUG=/sbin/hotplug FWLOAD_HOTPLUGD="$T/hotplugd" STANDIN_LOG="$T/hotplugd-ran" \
+		$TEST_SH "$REPO/fwloadctl" setup "$@"
 }
 # said TEXT: setup's line on stdout is TEXT.
 said() {
@@ -153,18 +155,10 @@ grep -q "the uevent helper is $T/bin/mdev: beside hotplugd it would still get ev
 file_is "$H" "$T/bin/mdev
 "
 
-# A kernel without a uevent helper: hotplugd (a stand-in here, whose
-# "daemon" is a sleep of ours), started once, with its pid file in the run
-# directory.
-sleep 60 &
-daemon=$!
-cat >"$T/hotplugd" <<END
-#!/bin/sh
-echo "hotplugd \$*" >>"$T/hotplugd-ran"
-echo $daemon >"\$2"
-echo >&3
-END
-chmod 755 "$T/hotplugd"
+# A kernel without a uevent helper: hotplugd (a stand-in here, a program
+# of its own: setup trusts a pid whose /proc/PID/exe is $FWLOAD_HOTPLUGD),
+# started once, with its pid file in the run directory.
+standin_hotplugd
 mv "$H" "$T/hotplug.off"
 # A request pending: hotplugd's start rescan serves it; setup's own rescan
 # would race it (two answerers: one gets 5, or 111 once the request is
@@ -182,20 +176,20 @@ setup
 status_is 0
 file_is "$T/hotplugd-ran" "hotplugd -p $RUN/hotplugd.pid -D 3
 " "hotplugd after a second setup (must not start twice)"
-run ctl status
+run kernel_env FWLOAD_HOTPLUGD="$T/hotplugd" $TEST_SH "$REPO/fwloadctl" status
 grep -qx "helper:   none: no uevent helper in this kernel (CONFIG_UEVENT_HELPER is not set)" "$T/stdout" ||
 	fail "status: $(cat "$T/stdout")"
 grep -qx "source:   hotplugd (pid $pid)" "$T/stdout" || fail "status: $(cat "$T/stdout")"
-assert_eq "hotplugd pid" "$daemon" "$pid"
+[ "/proc/$pid/exe" -ef "$T/hotplugd" ] || fail "pid $pid is not the hotplugd stand-in"
 # hotplugd running beside a helper: status says so (ours: two answerers;
 # another: it gets every event too).
 mv "$T/hotplug.off" "$H"
 echo /sbin/hotplug >"$H"
-run ctl status
+run kernel_env FWLOAD_HOTPLUGD="$T/hotplugd" $TEST_SH "$REPO/fwloadctl" status
 grep -qx "source:   TWO: the uevent helper /sbin/hotplug and hotplugd (pid $pid) both answer every request (fwloadctl setup chooses one)" "$T/stdout" ||
 	fail "status: $(cat "$T/stdout")"
 echo "$T/bin/mdev" >"$H"
-run ctl status
+run kernel_env FWLOAD_HOTPLUGD="$T/hotplugd" $TEST_SH "$REPO/fwloadctl" status
 grep -qx "source:   hotplugd (pid $pid); the uevent helper $T/bin/mdev also gets every event, firmware included (fwloadctl setup --hotplugd --replace clears it)" "$T/stdout" ||
 	fail "status: $(cat "$T/stdout")"
 # --hotplugd --replace after mdev was kept: it says what no longer runs.
@@ -209,7 +203,7 @@ no_file "$CHAIN" "the kept helper after --hotplugd --replace"
 said "setup: hotplugd (pid $pid); the uevent helper /sbin/hotplug cleared: $T/bin/mdev no longer runs for any subsystem (--replace), sysfs fallback forced; rescanning pending requests"
 mv "$H" "$T/hotplug.off"
 kill "$pid"
-wait "$pid"
+until_true "hotplugd (pid $pid) gone" test ! -e "/proc/$pid/exe"
 setup --helper
 status_is 111
 grep -q "no uevent helper in this kernel" "$T/stderr" || fail "stderr: $(cat "$T/stderr")"

@@ -197,6 +197,35 @@ stderr_matches "fwload: configuration cache $(ere "$C") is stale: an input chang
 untouched
 no_file "$LOGF"
 
+# -K STAMP: the stamp line itself, as a caller read it from its cache (the
+# decision's own inputs): fresh while they are unchanged, stale once one
+# changed, whatever cache is at the path by then (a newer one, made for the
+# new inputs, says nothing of the decision made from the old).
+mkcache
+stamp1=$(head -n 1 "$C")
+run clean "$FWLOAD" -K "$stamp1"
+status_is 0
+stderr_is ''
+mkfw "$A" 'A=stamp'
+mkcache
+fresh
+run clean "$FWLOAD" -v -K "$stamp1"
+status_is 7
+stderr_is "fwload: the configuration stamp is stale: an input changed"
+request x.bin
+run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$stamp1" "$E_DEVPATH" "$T/img"
+status_is 7
+untouched
+no_file "$LOGF"
+run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$(head -n 1 "$C")" "$E_DEVPATH" "$T/img"
+status_is 0
+file_is "$REQ/loading" 10
+rm -f "$LOGF"
+run clean "$FWLOAD" -K "# fwload-cache 1 $(printf '%04100d' 0) -"
+status_is 7
+run clean "$FWLOAD" -K "# fwload-cache 1 $A"
+status_is 7
+
 # Misuse.
 for args in "-I" "-I -c $A" "-K" "-I -K $C $A"; do
 	# shellcheck disable=SC2086 # args is a word list

@@ -4,8 +4,9 @@
 # between "FIRMWARE=" and the trailing TIMEOUT and ASYNC lines, newlines
 # included (a driver may build a name from device data). Lines inside it
 # that look like LD_PRELOAD=, HOTPLUG_DIR=, IFS= or PATH= never become
-# variables: the child's environment is the allowed keys alone, plus HOME=/
-# and the kernel's PATH. A file not of that shape is not guessed at: the
+# variables: the child's environment is the allowed keys alone, plus HOME=/,
+# the kernel's PATH and FWLOAD_HOLD_DETACH=1 (a firmware event's: a hold
+# goes on in an agent of its own, never in a job slot). A file not of that shape is not guessed at: the
 # child gets an empty FIRMWARE (the agent refuses it and cancels), and
 # hotplugd logs one line; an empty file too.
 # shellcheck disable=SC2016 # wait_for takes sh code, expanded when it runs
@@ -41,7 +42,7 @@ hpd_stop TERM
 want() {
 	_dev=$TF/$1
 	shift
-	printf '%s\0' ACTION=add "DEVPATH=$_dev" HOME=/ "PATH=$KPATH" SUBSYSTEM=firmware "$@" | LC_ALL=C sort -z
+	printf '%s\0' ACTION=add "DEVPATH=$_dev" FWLOAD_HOLD_DETACH=1 HOME=/ "PATH=$KPATH" SUBSYSTEM=firmware "$@" | LC_ALL=C sort -z
 }
 want a.bin "FIRMWARE=a.bin
 LD_PRELOAD=/tmp/evil.so

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # At start hotplugd serves the requests already pending in
 # SYSFS/class/firmware/ as ACTION=add events: PROGRAM runs once for each,
-# with argv [PROGRAM, firmware], exactly the kernel helper's environment
-# (the event's variables, HOME=/, the kernel's PATH), fds 0-2 on /dev/null,
+# with argv [PROGRAM, firmware], the kernel helper's environment (the
+# event's variables, HOME=/, the kernel's PATH) and FWLOAD_HOLD_DETACH=1 (a
+# hold goes on in an agent of its own), fds 0-2 on /dev/null,
 # no standard signal blocked or ignored, in / with umask 022 (hotplugd itself is
 # started elsewhere with umask 077). A firmware-upload device
 # (remaining_size) and the class's timeout file are left alone; without
@@ -45,6 +46,7 @@ ACTION=add
 ASYNC=1
 DEVPATH=$dev
 FIRMWARE=$name
+FWLOAD_HOLD_DETACH=1
 HOME=/
 PATH=$KPATH
 SUBSYSTEM=firmware

@@ -7,15 +7,16 @@
 conf FIRMWARE_PATH=/opt/fw LOG=kmsg HOLD=30
 echo 90 >/sys/class/firmware/timeout
 name=late-$PART.bin
-key=$(printf %s "/devices/virtual/misc/test_firmware/$name" | tr / !)
 head -c 100000 /dev/urandom >/tmp/late.src
 fwtrigger "$TF/trigger_request" "$name" >/tmp/hold.out &
 tp=$!
-i=0
-until [ -s "/run/fwload/held/$key" ]; do
+# The hold record: /run/fwload/held/KEY, KEY the request's identity.
+i=0 key=
+until [ -n "$key" ] && [ -s "/run/fwload/held/$key" ]; do
 	i=$((i + 1))
 	[ "$i" -le 100 ] || fail "$name: not held after 10 s"
 	sleep 0.1
+	key=$(/sbin/fwload -i "/devices/virtual/misc/test_firmware/$name" 2>/dev/null)
 done
 sleep 1
 [ -e "/sys/class/firmware/$name/loading" ] || fail "$name is no longer pending"
