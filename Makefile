@@ -216,9 +216,11 @@ shellcheck:
 		test/arm64/run test/arm64/init test/arm64/build.sh test/arm64/lib.sh test/arm64/cases/*.sh \
 		contrib/init/sysvinit/hotplugd contrib/init/sysvinit/fwload contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench bench/count \
-		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
-		contrib/alpine/fwload.initd contrib/openwrt/fwload/files/fwload.init \
-		contrib/openwrt/fwload/files/fwload.hotplug
+		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S09fwload \
+		contrib/buildroot/package/fwload/S99fwload-settle contrib/init/sysvinit/fwload-settle \
+		contrib/init/runit/core-services/*.sh \
+		contrib/alpine/fwload.initd contrib/alpine/fwload-settle.initd contrib/openwrt/fwload/files/fwload.init \
+		contrib/openwrt/fwload/files/fwload-settle.init contrib/openwrt/fwload/files/fwload.hotplug
 
 # Paths in the scripts and man pages are the defaults of this Makefile;
 # install rewrites them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR
