@@ -38,8 +38,15 @@ echo "note: lintian --pedantic -I: $(wc -l <"$T/tags") tags, each justified in d
 dpkg-deb --ctrl-tarfile "$deb" | tar -tf - | sed 's|^\./||' | grep -v '^$' | LC_ALL=C sort >"$T/control"
 # The maintainer scripts are debhelper's, for the unit (dh_installsystemd).
 dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./postinst >"$T/postinst" 2>/dev/null
-grep -q "deb-systemd-helper.*enable 'fwload.service'\|deb-systemd-helper enable 'fwload.service'" "$T/postinst" ||
-	fail "postinst does not enable fwload.service: $(cat "$T/postinst")"
+for u in fwload.service fwload-settle.service; do
+	grep -q "deb-systemd-helper.*enable '$u'\|deb-systemd-helper enable '$u'" "$T/postinst" ||
+		fail "postinst does not enable $u: $(cat "$T/postinst")"
+done
+# An upgrade restarts fwload.service (a restart keeps setup); it never
+# restarts fwload-settle.service (settle again, mid-upgrade).
+grep -q "_dh_action=restart" "$T/postinst" || fail "postinst does not restart fwload.service on upgrade"
+grep -q "deb-systemd-invoke restart 'fwload-settle.service'\|deb-systemd-invoke \$_dh_action 'fwload-settle.service'" "$T/postinst" &&
+	fail "postinst restarts fwload-settle.service on upgrade: $(cat "$T/postinst")"
 for s in preinst config triggers; do
 	grep -qx "$s" "$T/control" && fail "the package has a $s"
 done
@@ -66,9 +73,11 @@ done <"$T/want" >"$T/missing"
 [ -s "$T/missing" ] && fail "the .deb (dpkg-deb -x) lacks what make install installs: $(cat "$T/missing")"
 has "$T/got" /usr/share/doc/fwload/copyright "the .deb"
 has "$T/got" /usr/lib/systemd/system/fwload.service "the .deb"
+has "$T/got" /usr/lib/systemd/system/fwload-settle.service "the .deb"
+has "$T/got" /usr/share/doc/fwload/README.Debian "the .deb"
 grep -E '^/(lib|etc/udev|usr/lib/fwload|usr/share/doc/fwload/doc)(/|$)' "$T/got" >"$T/wrong" &&
 	fail "the .deb has files where Debian's do not go (/lib, /etc/udev, /usr/lib/fwload, doc/doc): $(cat "$T/wrong")"
-grep -qx "ExecStart=/usr/sbin/fwloadctl setup --hotplugd" "$T/x/usr/lib/systemd/system/fwload.service" ||
+grep -qx "ExecStart=/usr/sbin/fwloadctl setup --hotplugd --own" "$T/x/usr/lib/systemd/system/fwload.service" ||
 	fail "the unit does not run /usr/sbin/fwloadctl: $(grep ExecStart "$T/x/usr/lib/systemd/system/fwload.service")"
 
 # The paths of fwload's own files that the programs name (the scripts'
@@ -99,6 +108,8 @@ dpkg --root="$R" --force-script-chrootless --force-depends --force-not-root -i "
 	fail "dpkg --root -i: $(cat "$T/out")"
 [ "$(readlink "$R/etc/systemd/system/sysinit.target.wants/fwload.service")" = /usr/lib/systemd/system/fwload.service ] ||
 	fail "installing did not enable fwload.service: $(ls -lR "$R/etc/systemd" 2>&1)"
+[ "$(readlink "$R/etc/systemd/system/multi-user.target.wants/fwload-settle.service")" = /usr/lib/systemd/system/fwload-settle.service ] ||
+	fail "installing did not enable fwload-settle.service: $(ls -lR "$R/etc/systemd" 2>&1)"
 dpkg --root="$R" -s fwload 2>/dev/null | grep -qx 'Status: install ok installed' ||
 	fail "dpkg --root -s fwload: not installed"
 tree "$R" | grep -v '^/var/\|^/etc/systemd/' | sed 's#^\(/usr/share/.*\)\.gz$#\1#' >"$T/rooted"
