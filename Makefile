@@ -6,7 +6,7 @@
 #   make check-arm64          the arm64 board alone (test/arm64/run: qemu-system-aarch64)
 #   make check-boot           the systemd boot alone (test/boot/run: Debian 12 with the package)
 #   make check-package        the packaging tests alone (test/package/run)
-#   make demo                 load a firmware through the whole chain on a UML kernel
+#   make demo                 load a firmware through the whole chain on a real kernel (UML, else qemu)
 #   make install DESTDIR=... PREFIX=...
 #   make install-strip        the same, C programs stripped with $(STRIP)
 #   make dist                 fwload-$(VERSION).tar.gz from the files in git
@@ -77,6 +77,7 @@ INSTALL ?= install
 SHELLS  ?= dash busybox
 
 CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/kernel/fwtrigger test/kernel/lockhold \
+	test/kernel/xsave-size \
 	test/nlsend test/hotplugd-filter
 FUZZ_BIN  = test/fuzz/fwload_args
 
@@ -123,6 +124,10 @@ test/fault.so: test/fault.c
 test/kernel/fwtrigger: test/kernel/fwtrigger.c
 	$(CC) $(WARN) -O2 -static -o $@ test/kernel/fwtrigger.c
 
+# The host's XSAVE size (CPUID 0xd), which the UML kernel must have taken.
+test/kernel/xsave-size: test/kernel/xsave-size.c
+	$(CC) $(WARN) -O2 -o $@ test/kernel/xsave-size.c
+
 # The unprivileged lock holder of the lock tests (fast and kernel layers).
 test/kernel/lockhold: test/kernel/lockhold.c
 	$(CC) $(WARN) -O2 -static -o $@ test/kernel/lockhold.c
@@ -160,7 +165,7 @@ check-package:
 check-kernel:
 	sh test/deps.sh kernel
 	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/kernel/lockhold test/fwload-dyn \
-		test/fault.so test/nlsend
+		test/fault.so test/nlsend test/kernel/xsave-size
 	sh test/kernel/run
 
 # Debian's own kernel (no uevent helper) under qemu, hotplugd as the source.
@@ -183,6 +188,8 @@ check-arm64:
 	sh test/deps.sh arm64
 	sh test/arm64/run
 
+# On UML where it can run, else under qemu-system (test/kernel/demo.sh says
+# why in one line; FWLOAD_DEMO=qemu forces it).
 demo:
 	sh test/deps.sh kernel
 	$(MAKE) $(C_PROGS) test/kernel/fwtrigger
@@ -210,10 +217,10 @@ shellcheck:
 	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
-		test/stock/run test/stock/init test/stock/udev-init test/stock/lib.sh \
+		test/kernel/demo-init test/stock/run test/stock/init test/stock/udev-init test/stock/kernel.sh test/stock/lib.sh \
 		test/boot/run test/boot/guest-lib test/boot/coldplug test/boot/trigger-pre test/boot/requests test/boot/wait-held \
 		test/boot/probe test/boot/kprobe test/boot/prog-user test/boot/prog-slow test/boot/cases \
-		test/arm64/run test/arm64/init test/arm64/build.sh test/arm64/lib.sh test/arm64/cases/*.sh \
+		test/arm64/run test/arm64/init test/arm64/build.sh test/arm64/lib.sh test/arm64/busybox.sh test/arm64/cases/*.sh \
 		contrib/init/sysvinit/hotplugd contrib/init/sysvinit/fwload contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench bench/count \
 		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S09fwload \

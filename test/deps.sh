@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# deps.sh [fast|kernel|stock|boot|arm64|cross|fuzz|bench|package|all] - install what the tests and the demo need.
+# deps.sh [fast|kernel|stock|boot|arm64|cross|fuzz|bench|package|demo-amd64|demo-arm64|all] - install what the
+# tests and the demo need (demo-ARCH: the demo under qemu, test/kernel/demo-qemu.sh).
 #
 # Debian packages only. Installs the missing ones with apt-get when run as
 # root; otherwise names them and fails. arm64 also makes apt know the arm64
@@ -30,14 +31,23 @@ package) want=$package ;;
 stock) want="gcc make libc6-dev $stock" ;;
 boot) want="gcc make libc6-dev $boot" ;;
 arm64) want="gcc make libc6-dev $arm64" ;;
+demo-amd64) want="gcc make libc6-dev linux-source-6.12 $stock" ;;
+demo-arm64)
+	# (On an arm64 host the native gcc is aarch64-linux-gnu-gcc too.)
+	want="gcc make libc6-dev $arm64"
+	# shellcheck disable=SC2086 # a list of package names
+	[ "$(dpkg --print-architecture)" != arm64 ] || want=$(printf '%s\n' $want | grep -v -e '^gcc-aarch64' -e 'arm64-cross$')
+	;;
 all) want="$fast $kernel $cross $stock $boot $arm64 $package" ;;
-*) echo "usage: deps.sh [fast|kernel|stock|boot|arm64|cross|fuzz|bench|package|all]" >&2; exit 100 ;;
+*) echo "usage: deps.sh [fast|kernel|stock|boot|arm64|cross|fuzz|bench|package|demo-amd64|demo-arm64|all]" >&2; exit 100 ;;
 esac
 
 # The arm64 architecture in apt's lists (for apt-get download only).
 foreign=
 case $what in
-arm64 | all) dpkg --print-foreign-architectures | grep -qx arm64 || foreign=arm64 ;;
+arm64 | demo-arm64 | all)
+	[ "$(dpkg --print-architecture)" = arm64 ] || dpkg --print-foreign-architectures | grep -qx arm64 || foreign=arm64
+	;;
 esac
 
 missing=
