@@ -4,6 +4,7 @@
 #   make                      build the C programs (static)
 #   make check                lint, fast, cross, real-kernel, arm64 board, then packaging tests
 #   make check-arm64          the arm64 board alone (test/arm64/run: qemu-system-aarch64)
+#   make check-boot           the systemd boot alone (test/boot/run: Debian 12 with the package)
 #   make check-package        the packaging tests alone (test/package/run)
 #   make demo                 load a firmware through the whole chain on a real kernel (UML, else qemu)
 #   make install DESTDIR=... PREFIX=...
@@ -52,6 +53,8 @@ BIN_SCRIPTS     =
 MAN8 = $(patsubst %,man/%.8,$(SBIN_PROGS) $(LIBEXEC_PROGS) $(BIN_PROGS) \
 	$(SBIN_SCRIPTS) $(LIBEXEC_SCRIPTS) $(BIN_SCRIPTS))
 MAN5 = man/fwload.conf.5 man/fwload.rules.5
+# The systemd units (make install-systemd).
+UNITS = fwload.service fwload-settle.service
 DOCS = README.md NEWS etc/fwload.rules.example
 
 # CC, CFLAGS, LDFLAGS, CPPFLAGS and CROSS_COMPILE come from the command line
@@ -80,7 +83,7 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
 .PHONY: initramfs initramfs.list initramfs.cpio
-.PHONY: FORCE all check check-fast check-cross check-kernel check-stock check-arm64 check-package demo bench fuzz \
+.PHONY: FORCE all check check-fast check-cross check-kernel check-stock check-boot check-arm64 check-package demo bench fuzz \
 	install install-progs install-man install-doc install-strip install-systemd uninstall dist clean shellcheck
 
 all: $(C_PROGS)
@@ -176,6 +179,13 @@ check-stock:
 	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/nlsend
 	sh test/stock/run
 
+# Debian 12 booted with systemd under qemu (Debian's kernel, a minbase root
+# built with mmdebstrap and cached), the Debian package installed with dpkg -i.
+check-boot:
+	sh test/deps.sh boot
+	$(MAKE) WERROR=-Werror test/kernel/fwtrigger
+	sh test/boot/run
+
 # An arm64 board under qemu-system-aarch64: a kernel built for qemu's virt
 # machine, fwload's own initramfs.cpio cross-built in a copy of the sources
 # (test/arm64/run builds what it needs).
@@ -212,13 +222,17 @@ shellcheck:
 	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
-		test/kernel/demo-init test/stock/run test/stock/init test/stock/udev-init test/stock/kernel.sh \
+		test/kernel/demo-init test/stock/run test/stock/init test/stock/udev-init test/stock/kernel.sh test/stock/lib.sh \
+		test/boot/run test/boot/guest-lib test/boot/coldplug test/boot/trigger-pre test/boot/requests test/boot/wait-held \
+		test/boot/probe test/boot/kprobe test/boot/prog-user test/boot/prog-slow test/boot/cases \
 		test/arm64/run test/arm64/init test/arm64/build.sh test/arm64/lib.sh test/arm64/busybox.sh test/arm64/cases/*.sh \
 		contrib/init/sysvinit/hotplugd contrib/init/sysvinit/fwload contrib/init/runit/hotplugd/run contrib/init/s6/hotplugd/run \
 		test/fuzz/run test/fuzz/agent-env.sh test/cross.sh tools/*.sh bench/run bench/guest-bench bench/count \
-		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S11fwload \
-		contrib/alpine/fwload.initd contrib/openwrt/fwload/files/fwload.init \
-		contrib/openwrt/fwload/files/fwload.hotplug
+		test/package/run test/package/*.sh contrib/buildroot/package/fwload/S09fwload \
+		contrib/buildroot/package/fwload/S99fwload-settle contrib/init/sysvinit/fwload-settle \
+		contrib/init/runit/core-services/*.sh \
+		contrib/alpine/fwload.initd contrib/alpine/fwload-settle.initd contrib/openwrt/fwload/files/fwload.init \
+		contrib/openwrt/fwload/files/fwload-settle.init contrib/openwrt/fwload/files/fwload.hotplug
 
 # Paths in the scripts and man pages are the defaults of this Makefile;
 # install rewrites them when SBINDIR, SYSCONFDIR, HOTPLUGDIR or LIBEXECDIR
@@ -281,12 +295,16 @@ install-doc:
 	$(if $(wildcard doc/*.md),$(INSTALL) -d -m 755 $(DESTDIR)$(DOCDIR)/doc && \
 		$(INSTALL) -m 644 $(wildcard doc/*.md) $(DESTDIR)$(DOCDIR)/doc/)
 
-# The systemd unit (not part of install: a system without systemd has no use
-# for it), its paths those of the install.
+# The systemd units (not part of install: a system without systemd has no
+# use for them), their paths those of the install: fwload.service (setup,
+# hotplugd) and fwload-settle.service (settle, once the file systems are
+# mounted).
 install-systemd:
 	$(INSTALL) -d -m 755 $(DESTDIR)$(SYSTEMDUNITDIR)
-	$(MANSUBST) contrib/init/systemd/fwload.service >$(DESTDIR)$(SYSTEMDUNITDIR)/fwload.service
-	chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/fwload.service
+	for u in $(UNITS); do \
+		$(MANSUBST) contrib/init/systemd/$$u >$(DESTDIR)$(SYSTEMDUNITDIR)/$$u && \
+		chmod 644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit; \
+	done
 
 # The same, the C programs stripped by the target's strip.
 install-strip: install
@@ -312,7 +330,8 @@ uninstall:
 		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN8))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
 		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
-		$(addprefix $(DESTDIR)$(DOCDIR)/doc/,$(notdir $(wildcard doc/*.md)))
+		$(addprefix $(DESTDIR)$(DOCDIR)/doc/,$(notdir $(wildcard doc/*.md))) \
+		$(addprefix $(DESTDIR)$(SYSTEMDUNITDIR)/,$(UNITS))
 	-rmdir $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(HOTPLUGDIR)/firmware \
 		$(DESTDIR)$(HOTPLUGDIR)/default $(DESTDIR)$(HOTPLUGDIR) \
 		$(DESTDIR)$(DOCDIR)/doc $(DESTDIR)$(DOCDIR) 2>/dev/null

@@ -246,7 +246,7 @@ cache_write() {
 # The helpers of rules(), as text for the cache, one line each.
 # shellcheck disable=SC2016 # code for the cache
 rules_helpers='m() { case $1 in firmware) v=$FIRMWARE ;; devpath) v=$DEVPATH ;; model) v=$dt_model ;; *) v=$dt_compatible ;; esac; _ifs=$IFS; IFS=$nl; set -f; hit=; for w in $v; do case $w in $2) hit=1 ;; esac; done; set +f; IFS=$_ifs; [ -n "$hit" ]; }
-rule() { rule=$1 first_dir=$3 act=${4-} act_user=${5-}; [ -z "$2" ] || name=$2 renamed=" (for $FIRMWARE)"; }
+rule() { rule=$1 first_dir=$3 act=${4-} act_user=${5-} rule_hold=${6-}; [ -z "$2" ] || name=$2 renamed=" (for $FIRMWARE)"; }
 '
 
 # find_unpacker: for $f, NAME$sfx, a decompressor from PATH as an absolute
@@ -459,7 +459,9 @@ one_of() {
 # "extract SOURCE OFFSET SIZE [--OPTION [VALUE]]..." (fwload-extract's
 # arguments; an option word of the rule, NAME or NAME=VALUE, becomes
 # --NAME [VALUE], in the rule's order) or "run /PROGRAM"; USER is run='s
-# user= name.
+# user= name; HOLD (a sixth word, after empty ACT and USER when there are
+# none) is hold='s seconds: the agent holds a name of this rule not found
+# for that long instead of HOLD= (0: not at all).
 rules_read() {
 	each_line "$rules_file" || return 1
 	for line in $lines; do
@@ -470,7 +472,7 @@ rules_read() {
 		# shellcheck disable=SC2086 # words, split on blanks
 		set -- $line
 		case ${1-#} in '#'*) continue ;; esac
-		r_if='' r_name='' r_dir='' r_act='' r_kind='' r_user='' why=''
+		r_if='' r_name='' r_dir='' r_act='' r_kind='' r_user='' r_hold='' why=''
 		for w in "$@"; do
 			v=${w#*=}
 			case $w in
@@ -511,13 +513,23 @@ rules_read() {
 				*) r_user=$v ;;
 				esac
 				;;
-			*) why="'$w' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR, extract=SOURCE,OFFSET,SIZE [OPTION]..., run=/PROGRAM [user=NAME]" ;;
+			hold=?*)
+				if [ "$v" = 0 ] || in_range "$v" '' 86400; then
+					r_hold=$v
+					while :; do
+						case $r_hold in 0?*) r_hold=${r_hold#0} ;; *) break ;; esac
+					done
+				else
+					why="hold=$v: whole seconds, 0 to 86400"
+				fi
+				;;
+			*) why="'$w' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR, hold=SECONDS, extract=SOURCE,OFFSET,SIZE [OPTION]..., run=/PROGRAM [user=NAME]" ;;
 			esac
 			[ -z "$why" ] || break
 		done
 		[ -n "$why" ] || [ -z "$r_user" ] || [ "$r_kind" = run ] || why="user= goes with run="
-		[ -n "$why$r_name$r_dir$r_kind" ] || why="no name=, dir=, extract= or run="
-		[ -n "$why" ] || [ -z "$r_kind" ] || [ -z "$r_name$r_dir" ] || why="$r_kind= goes with no name= or dir="
+		[ -n "$why$r_name$r_dir$r_kind$r_hold" ] || why="no name=, dir=, hold=, extract= or run="
+		[ -n "$why" ] || [ -z "$r_kind" ] || [ -z "$r_name$r_dir$r_hold" ] || why="$r_kind= goes with no name=, dir= or hold="
 		if [ -n "$why" ]; then
 			bad "$why; rule ignored"
 			continue
@@ -528,12 +540,13 @@ rules_read() {
 		r_then="$r_then $q"
 		q "$r_dir"
 		r_then="$r_then $q"
-		if [ -n "$r_kind" ]; then
+		if [ -n "$r_kind$r_hold" ]; then
 			q "$r_act"
 			r_then="$r_then $q"
 			q "$r_user"
 			r_then="$r_then $q"
 		fi
+		[ -z "$r_hold" ] || r_then="$r_then $r_hold"
 		rules_sh="$rules_sh$r_if$r_then && return; "
 	done
 	set +f

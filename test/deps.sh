@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# deps.sh [fast|kernel|stock|arm64|cross|fuzz|bench|package|demo-amd64|demo-arm64|all] - install what the
+# deps.sh [fast|kernel|stock|boot|arm64|cross|fuzz|bench|package|demo-amd64|demo-arm64|all] - install what the
 # tests and the demo need (demo-ARCH: the demo under qemu, test/kernel/demo-qemu.sh).
 #
 # Debian packages only. Installs the missing ones with apt-get when run as
@@ -18,6 +18,7 @@ libc6-dev-armhf-cross libc6-dev-arm64-cross libc6-dev-riscv64-cross qemu-user fi
 bench="$kernel musl-tools strace"
 package='make gcc libc6-dev git dpkg-dev debhelper lintian fakeroot groff-base man-db cpio binutils'
 stock='qemu-system-x86 cpio busybox-static xz-utils file dpkg-dev debhelper fakeroot git'
+boot='qemu-system-x86 cpio mmdebstrap dpkg-dev debhelper fakeroot git'
 arm64='linux-source-6.12 build-essential flex bison bc patch gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 qemu-system-arm cpio xz-utils file'
 case $what in
@@ -28,6 +29,7 @@ fast) want=$fast ;;
 kernel) want="gcc make libc6-dev $kernel" ;;
 package) want=$package ;;
 stock) want="gcc make libc6-dev $stock" ;;
+boot) want="gcc make libc6-dev $boot" ;;
 arm64) want="gcc make libc6-dev $arm64" ;;
 demo-amd64) want="gcc make libc6-dev linux-source-6.12 $stock" ;;
 demo-arm64)
@@ -36,8 +38,8 @@ demo-arm64)
 	# shellcheck disable=SC2086 # a list of package names
 	[ "$(dpkg --print-architecture)" != arm64 ] || want=$(printf '%s\n' $want | grep -v -e '^gcc-aarch64' -e 'arm64-cross$')
 	;;
-all) want="$fast $kernel $cross $stock $arm64 $package" ;;
-*) echo "usage: deps.sh [fast|kernel|stock|arm64|cross|fuzz|bench|package|demo-amd64|demo-arm64|all]" >&2; exit 100 ;;
+all) want="$fast $kernel $cross $stock $boot $arm64 $package" ;;
+*) echo "usage: deps.sh [fast|kernel|stock|boot|arm64|cross|fuzz|bench|package|demo-amd64|demo-arm64|all]" >&2; exit 100 ;;
 esac
 
 # The arm64 architecture in apt's lists (for apt-get download only).

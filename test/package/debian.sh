@@ -40,8 +40,15 @@ dpkg-deb --ctrl-tarfile "$deb" | tar -tf - | sed 's|^\./||' | grep -v '^$' | LC_
 # and the system user of run= programs (dh_installsysusers: made before
 # the unit starts, in DPKG_ROOT when dpkg installs into another root).
 dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./postinst >"$T/postinst" 2>/dev/null
-grep -q "deb-systemd-helper.*enable 'fwload.service'\|deb-systemd-helper enable 'fwload.service'" "$T/postinst" ||
-	fail "postinst does not enable fwload.service: $(cat "$T/postinst")"
+for u in fwload.service fwload-settle.service; do
+	grep -q "deb-systemd-helper.*enable '$u'\|deb-systemd-helper enable '$u'" "$T/postinst" ||
+		fail "postinst does not enable $u: $(cat "$T/postinst")"
+done
+# An upgrade restarts fwload.service (a restart keeps setup); it never
+# restarts fwload-settle.service (settle again, mid-upgrade).
+grep -q "_dh_action=restart" "$T/postinst" || fail "postinst does not restart fwload.service on upgrade"
+grep -q "deb-systemd-invoke restart 'fwload-settle.service'\|deb-systemd-invoke \$_dh_action 'fwload-settle.service'" "$T/postinst" &&
+	fail "postinst restarts fwload-settle.service on upgrade: $(cat "$T/postinst")"
 # shellcheck disable=SC2016 # the postinst's own text
 grep -q 'systemd-sysusers ${DPKG_ROOT:+--root="$DPKG_ROOT"} fwload.conf' "$T/postinst" ||
 	fail "postinst does not make the user of run= programs: $(cat "$T/postinst")"
@@ -78,9 +85,11 @@ has "$T/got" /usr/lib/systemd/system/fwload.service "the .deb"
 has "$T/got" /usr/lib/sysusers.d/fwload.conf "the .deb"
 grep -qx 'u _fwload - "fwload run= programs" /nonexistent /usr/sbin/nologin' "$T/x/usr/lib/sysusers.d/fwload.conf" ||
 	fail "the sysusers file: $(cat "$T/x/usr/lib/sysusers.d/fwload.conf")"
+has "$T/got" /usr/lib/systemd/system/fwload-settle.service "the .deb"
+has "$T/got" /usr/share/doc/fwload/README.Debian "the .deb"
 grep -E '^/(lib|etc/udev|usr/lib/fwload|usr/share/doc/fwload/doc)(/|$)' "$T/got" >"$T/wrong" &&
 	fail "the .deb has files where Debian's do not go (/lib, /etc/udev, /usr/lib/fwload, doc/doc): $(cat "$T/wrong")"
-grep -qx "ExecStart=/usr/sbin/fwloadctl setup --hotplugd" "$T/x/usr/lib/systemd/system/fwload.service" ||
+grep -qx "ExecStart=/usr/sbin/fwloadctl setup --hotplugd --own" "$T/x/usr/lib/systemd/system/fwload.service" ||
 	fail "the unit does not run /usr/sbin/fwloadctl: $(grep ExecStart "$T/x/usr/lib/systemd/system/fwload.service")"
 
 # The paths of fwload's own files that the programs name (the scripts'
@@ -112,6 +121,8 @@ dpkg --root="$R" --force-script-chrootless --force-depends --force-not-root -i "
 	fail "dpkg --root -i: $(cat "$T/out")"
 [ "$(readlink "$R/etc/systemd/system/sysinit.target.wants/fwload.service")" = /usr/lib/systemd/system/fwload.service ] ||
 	fail "installing did not enable fwload.service: $(ls -lR "$R/etc/systemd" 2>&1)"
+[ "$(readlink "$R/etc/systemd/system/multi-user.target.wants/fwload-settle.service")" = /usr/lib/systemd/system/fwload-settle.service ] ||
+	fail "installing did not enable fwload-settle.service: $(ls -lR "$R/etc/systemd" 2>&1)"
 dpkg --root="$R" -s fwload 2>/dev/null | grep -qx 'Status: install ok installed' ||
 	fail "dpkg --root -s fwload: not installed"
 # The user, in the scratch root (never the host's /etc/passwd): a system

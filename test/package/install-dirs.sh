@@ -3,8 +3,9 @@
 # creates every directory it needs whatever their combination (HOTPLUGDIR
 # outside SYSCONFDIR, each variable elsewhere, given on the command line or
 # in the environment), rewrites the paths in the scripts and man pages, and
-# make uninstall leaves only fwload.conf; install-strip strips the C
-# programs where they were installed.
+# make uninstall leaves only fwload.conf (the systemd units of
+# install-systemd go too); install-strip strips the C programs where they
+# were installed.
 # shellcheck source=lib.sh
 . "$REPO/test/package/lib.sh"
 need make
@@ -67,6 +68,17 @@ all_moved=1
 try cmdline /a/sbin /a/libexec /a/conf /b/hooks /a/share/man /a/share/doc/fwload -- \
 	env PREFIX=/wrong SBINDIR=/wrong make PREFIX=/a SBINDIR=/a/sbin LIBEXECDIR=/a/libexec \
 	SYSCONFDIR=/a/conf HOTPLUGDIR=/b/hooks
+
+# make uninstall removes what install-systemd put in place too (the units).
+make -s -C "$T/src" install install-systemd DESTDIR="$T/units" PREFIX=/usr >"$T/out" 2>&1 ||
+	fail "make install install-systemd failed: $(cat "$T/out")"
+for u in fwload.service fwload-settle.service; do
+	[ -f "$T/units/usr/lib/systemd/system/$u" ] || fail "install-systemd: no /usr/lib/systemd/system/$u"
+done
+make -s -C "$T/src" uninstall DESTDIR="$T/units" PREFIX=/usr >"$T/out" 2>&1 ||
+	fail "make uninstall failed: $(cat "$T/out")"
+left=$(cd "$T/units" && find . ! -type d)
+[ "$left" = "./etc/fwload.conf" ] || fail "left after install-systemd and uninstall: $left"
 
 # install-strip: the C programs, wherever they went, stripped.
 if command -v strip >/dev/null 2>&1; then

@@ -37,7 +37,7 @@ l "OpenWrt PKG_LICENSE_FILES" "$(sed -n 's/^PKG_LICENSE_FILES:=//p' "$c/openwrt/
 grep -qx 'License: MIT' "$REPO/debian/copyright" || fail "debian/copyright: no 'License: MIT'"
 grep -q '^MIT License' "$REPO/LICENSE" || fail "LICENSE is not the MIT license"
 
-for s in "$c/alpine/APKBUILD" "$c/alpine/fwload.initd" "$c/buildroot/package/fwload/S11fwload" \
+for s in "$c/alpine/APKBUILD" "$c/alpine/fwload.initd" "$c/buildroot/package/fwload/S09fwload" "$c/buildroot/package/fwload/S99fwload-settle" \
 	"$c/openwrt/fwload/files/fwload.hotplug" "$c/openwrt/fwload/files/fwload.init" "$c/init/sysvinit/fwload"; do
 	sh -n "$s" 2>"$T/out" || fail "$s does not parse: $(cat "$T/out")"
 done
@@ -88,10 +88,13 @@ brsed buildroot-systemd FWLOAD_INSTALL_INIT_SYSTEMD
 for p in $progs; do [ -x "$br/usr/sbin/$p" ] || fail "Buildroot: no /usr/sbin/$p"; done
 for p in $libexec; do [ -x "$br/usr/libexec/fwload/$p" ] || fail "Buildroot: no /usr/libexec/fwload/$p"; done
 grep -qx 'SOURCE=hotplugd' "$br/etc/fwload.conf" || fail "Buildroot: fwload.conf does not set the event source"
-[ -x "$br/etc/init.d/S11fwload" ] || fail "Buildroot: no /etc/init.d/S11fwload"
-grep -q '^	/usr/sbin/fwloadctl setup' "$br/etc/init.d/S11fwload" || fail "Buildroot: S11fwload does not run /usr/sbin/fwloadctl"
-grep -qx 'ExecStart=/usr/sbin/fwloadctl setup --hotplugd' "$br/usr/lib/systemd/system/fwload.service" ||
+[ -x "$br/etc/init.d/S09fwload" ] || fail "Buildroot: no /etc/init.d/S09fwload"
+grep -q '^	/usr/sbin/fwloadctl setup' "$br/etc/init.d/S09fwload" || fail "Buildroot: S09fwload does not run /usr/sbin/fwloadctl"
+grep -q '^		if /usr/sbin/fwloadctl settle' "$br/etc/init.d/S99fwload-settle" || fail "Buildroot: no S99fwload-settle running fwloadctl settle"
+grep -qx 'ExecStart=/usr/sbin/fwloadctl setup --hotplugd --own' "$br/usr/lib/systemd/system/fwload.service" ||
 	fail "Buildroot: no fwload.service running /usr/sbin/fwloadctl"
+grep -qx 'ExecStart=/usr/sbin/fwloadctl settle' "$br/usr/lib/systemd/system/fwload-settle.service" ||
+	fail "Buildroot: no fwload-settle.service running /usr/sbin/fwloadctl"
 [ -e "$br/usr/share/man" ] && fail "Buildroot: man pages on the target"
 grep -qx "sha256  $(sha256sum <"$REPO/LICENSE" | cut -d' ' -f1)  LICENSE" "$c/buildroot/package/fwload/fwload.hash" ||
 	fail "Buildroot: fwload.hash does not hold LICENSE's sha256"
@@ -122,12 +125,16 @@ recipe yocto "$bb" '^do_install() {' '^}' -e "s|oe_runmake|make -s $oemake|" -e 
 for p in $progs; do [ -x "$yo/usr/sbin/$p" ] || fail "Yocto: no /usr/sbin/$p"; done
 for p in $libexec; do [ -x "$yo/usr/libexec/fwload/$p" ] || fail "Yocto: no /usr/libexec/fwload/$p"; done
 [ -f "$yo/usr/share/man/man8/fwload.8" ] || fail "Yocto: no man pages (for fwload-doc)"
-grep -qx 'ExecStart=/usr/sbin/fwloadctl setup --hotplugd' "$yo/usr/lib/systemd/system/fwload.service" ||
+grep -qx 'ExecStart=/usr/sbin/fwloadctl setup --hotplugd --own' "$yo/usr/lib/systemd/system/fwload.service" ||
 	fail "Yocto: no fwload.service running /usr/sbin/fwloadctl"
-grep -qx 'FWLOADCTL=${FWLOADCTL:-/usr/sbin/fwloadctl}' "$yo/etc/init.d/fwload" || fail "Yocto: no /etc/init.d/fwload running /usr/sbin/fwloadctl"
+[ -f "$yo/usr/lib/systemd/system/fwload-settle.service" ] || fail "Yocto: no fwload-settle.service"
+for s in fwload fwload-settle; do
+	grep -qx 'FWLOADCTL=${FWLOADCTL:-/usr/sbin/fwloadctl}' "$yo/etc/init.d/$s" || fail "Yocto: no /etc/init.d/$s running /usr/sbin/fwloadctl"
+done
 grep -qx 'inherit systemd update-rc.d' "$bb" || fail "Yocto: the recipe does not inherit systemd and update-rc.d"
-grep -qx 'SYSTEMD_SERVICE:${PN} = "fwload.service"' "$bb" || fail "Yocto: no SYSTEMD_SERVICE"
-grep -qx 'INITSCRIPT_NAME = "fwload"' "$bb" || fail "Yocto: no INITSCRIPT_NAME"
+grep -qx 'SYSTEMD_SERVICE:${PN} = "fwload.service fwload-settle.service"' "$bb" || fail "Yocto: no SYSTEMD_SERVICE"
+grep -qx 'INITSCRIPT_NAME:${PN} = "fwload"' "$bb" || fail "Yocto: no INITSCRIPT_NAME"
+grep -qx 'INITSCRIPT_NAME:${PN}-settle = "fwload-settle"' "$bb" || fail "Yocto: no INITSCRIPT_NAME for fwload-settle"
 compat=$(sed -n 's/^LAYERSERIES_COMPAT_fwload = "\(.*\)"$/\1/p' "$c/yocto/conf/layer.conf")
 case " $compat " in *" wrynose "*) ;; *) fail "Yocto: LAYERSERIES_COMPAT '$compat' lacks wrynose (6.0, the current release)" ;; esac
 # yocto-check-layer: a README with maintainer, patch and an address, a
@@ -144,7 +151,7 @@ grep -q '^SRC_URI = "${FWLOAD_GIT};' "$bb" || fail "Yocto: the source is not fet
 
 # Alpine: package(), as abuild runs it (in the build directory).
 al=$T/alpine
-mkdir -p "$T/asrc" && cp "$c/alpine/fwload.initd" "$T/asrc/" || exit 111
+mkdir -p "$T/asrc" && cp "$c/alpine/fwload.initd" "$c/alpine/fwload-settle.initd" "$T/asrc/" || exit 111
 cat >"$T/alpine.sh" <<EOS
 cd "$T/src" || exit 111
 . "$c/alpine/APKBUILD"
@@ -160,11 +167,13 @@ for d in sbin lib bin; do
 	[ ! -e "$al/$d" ] || fail "Alpine: files outside /usr: /$d"
 done
 [ -x "$al/etc/init.d/fwload" ] || fail "Alpine: no /etc/init.d/fwload"
+[ -x "$al/etc/init.d/fwload-settle" ] || fail "Alpine: no /etc/init.d/fwload-settle"
 [ -f "$al/usr/share/man/man8/fwload.8" ] || fail "Alpine: no man pages (for fwload-doc)"
 grep -q '^subpackages=".*\$pkgname-openrc' "$c/alpine/APKBUILD" || fail "Alpine: no -openrc subpackage"
-grep -q '^	before hwdrivers' "$c/alpine/fwload.initd" || fail "Alpine: the service is not ordered before hwdrivers"
-grep -qx "$(sha512sum <"$c/alpine/fwload.initd" | cut -d' ' -f1)  fwload.initd" "$c/alpine/APKBUILD" ||
-	fail "Alpine: sha512sums does not match fwload.initd"
+for f in fwload.initd fwload-settle.initd; do
+	grep -qx "$(sha512sum <"$c/alpine/$f" | cut -d' ' -f1)  $f" "$c/alpine/APKBUILD" ||
+		fail "Alpine: sha512sums does not match $f"
+done
 
 # OpenWrt: Build/Install (install-progs staged with MAKE_FLAGS' paths), then
 # Package/fwload/install with $(INSTALL_*), from its package directory.
@@ -182,14 +191,24 @@ sed -e 's|\$(PKG_INSTALL_DIR)|'"$T/ipkg-install"'|g; s|\$(1)|'"$ow"'|g' \
 	-e 's|\$(INSTALL_CONF)|install -m 600|' "$T/openwrt.mk" >"$T/openwrt.sh"
 (cd "$c/openwrt/fwload" && sh -e "$T/openwrt.sh") >"$T/out" 2>&1 ||
 	fail "OpenWrt: its install commands failed: $(cat "$T/openwrt.sh") -> $(cat "$T/out")"
-tree "$ow" | grep -v '/$' >"$T/owfiles"
-file_is_line "$T/owfiles" "/etc/fwload.conf
-/etc/hotplug.d/firmware/20-fwload
-/etc/init.d/fwload
-/usr/libexec/fwload/firmware.agent
-/usr/libexec/fwload/fwload-lib.sh
-/usr/libexec/fwload/fwload-sha256
-/usr/sbin/fwload" "OpenWrt: ships not what runs with procd (no multiplexer, hotplugd or fwloadctl)"
+# The whole product but the event sources procd replaces (the multiplexer
+# hotplug, hotplugd): every program and script of the Makefile's install
+# lists, where OpenWrt's paths put them, the hook and the init scripts.
+{
+	for p in $(make -s -C "$T/src" print-SBIN_PROGS print-SBIN_SCRIPTS); do
+		case $p in hotplug | hotplugd) ;; *) echo "/usr/sbin/$p" ;; esac
+	done
+	for p in $(make -s -C "$T/src" print-LIBEXEC_PROGS print-LIBEXEC_SCRIPTS print-LIBEXEC_LIBS); do
+		echo "/usr/libexec/fwload/$p"
+	done
+	printf '%s\n' /etc/fwload.conf /etc/hotplug.d/firmware/20-fwload /etc/init.d/fwload /etc/init.d/fwload-settle
+} | LC_ALL=C sort >"$T/owwant"
+tree "$ow" | grep -v '/$' | LC_ALL=C sort >"$T/owfiles"
+cmp -s "$T/owwant" "$T/owfiles" ||
+	fail "OpenWrt: Package/fwload/install is not the Makefile's install lists (less hotplug and hotplugd): $(diff "$T/owwant" "$T/owfiles")"
+for f in /etc/fwload.conf /etc/fwload.rules; do
+	sed -n '/^define Package\/fwload\/conffiles/,/^endef/p' "$owmk" | grep -qx "$f" || fail "OpenWrt: $f is not a conffile"
+done
 if [ -L "$ow/etc/hotplug.d/firmware/20-fwload" ] || [ ! -f "$ow/etc/hotplug.d/firmware/20-fwload" ]; then
 	fail "OpenWrt: the hook is not a regular file"
 fi

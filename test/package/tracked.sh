@@ -13,14 +13,18 @@ recipes="LICENSE VERSION NEWS
 contrib/kernel/fwload.config
 contrib/buildroot/external.desc contrib/buildroot/Config.in contrib/buildroot/external.mk
 contrib/buildroot/package/fwload/Config.in contrib/buildroot/package/fwload/fwload.mk
-contrib/buildroot/package/fwload/S11fwload
+contrib/buildroot/package/fwload/S09fwload contrib/buildroot/package/fwload/S99fwload-settle
 contrib/yocto/conf/layer.conf contrib/yocto/recipes-support/fwload/fwload_$VERSION.bb
 contrib/yocto/recipes-kernel/linux/linux-yocto_%.bbappend
 contrib/yocto/recipes-kernel/linux/files/fwload.cfg
-contrib/alpine/APKBUILD contrib/alpine/fwload.initd
+contrib/alpine/APKBUILD contrib/alpine/fwload.initd contrib/alpine/fwload-settle.initd
 contrib/openwrt/fwload/Makefile contrib/openwrt/fwload/files/fwload.hotplug
-contrib/openwrt/fwload/files/fwload.init
-debian/control debian/rules debian/changelog debian/copyright debian/source/format"
+contrib/openwrt/fwload/files/fwload.init contrib/openwrt/fwload/files/fwload-settle.init
+contrib/init/systemd/fwload.service contrib/init/systemd/fwload-settle.service
+contrib/init/sysvinit/fwload contrib/init/sysvinit/fwload-settle
+contrib/init/runit/core-services/01-fwload.sh contrib/init/runit/core-services/97-fwload-settle.sh
+contrib/init/s6/fwload-setup/up contrib/init/s6/fwload-settle/up
+debian/control debian/rules debian/changelog debian/copyright debian/source/format debian/README.Debian"
 
 # check DIR: one line per problem in the git checkout DIR.
 check() {

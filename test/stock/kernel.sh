@@ -4,8 +4,10 @@
 # depends on; 6.1 on Debian 12, or FWLOAD_STOCK_PACKAGE), fetched with
 # apt-get download and unpacked with dpkg-deb -x once per package version
 # into $FWLOAD_CACHE/stock-PACKAGE_VERSION: vmlinuz, config,
-# test_firmware.ko and "package" (its name and version). Nothing is
-# installed. Prints that directory; on failure one line on stderr saying
+# test_firmware.ko, "package" (its name and version) and modules/: the
+# modules the boot layer loads (test_firmware, e100, mii) in the
+# package's own tree, with modules.order and modules.builtin* for depmod,
+# and "release" (the kernel's release). Nothing is installed. Prints that directory; on failure one line on stderr saying
 # why, and exit status 1.
 set -u
 cache=${FWLOAD_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/fwload}
@@ -21,7 +23,8 @@ pkg=${FWLOAD_STOCK_PACKAGE:-$(apt-cache depends linux-image-amd64 2>/dev/null |
 version=$(apt-cache policy "$pkg" 2>/dev/null | sed -n 's/^ *Candidate: //p')
 case $version in '' | '(none)') no "apt has no candidate for $pkg" ;; esac
 dir=$cache/stock-${pkg}_$version
-if [ ! -f "$dir/vmlinuz" ] || [ ! -f "$dir/test_firmware.ko" ] || [ ! -f "$dir/package" ]; then
+if [ ! -f "$dir/vmlinuz" ] || [ ! -f "$dir/test_firmware.ko" ] || [ ! -f "$dir/package" ] ||
+	[ ! -f "$dir/modules/release" ]; then
 	echo "stock kernel: fetching $pkg $version with apt-get download (once per version)" >&2
 	mkdir -p "$cache" || no "cannot make $cache"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/fwload-stock-deb.XXXXXX") || exit 1
@@ -30,8 +33,16 @@ if [ ! -f "$dir/vmlinuz" ] || [ ! -f "$dir/test_firmware.ko" ] || [ ! -f "$dir/p
 	dpkg-deb -x "$tmp"/*.deb "$tmp/x" || no "dpkg-deb -x $pkg failed"
 	ko=$(find "$tmp/x/lib/modules" -name 'test_firmware.ko*' | head -n 1)
 	[ -n "$ko" ] || no "$pkg has no test_firmware module (CONFIG_TEST_FIRMWARE)"
+	m=$(find "$tmp/x/lib/modules" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 	rm -rf "$dir.tmp"
-	if ! { mkdir -p "$dir.tmp" &&
+	mkdir -p "$dir.tmp/modules" || no "cannot make $dir.tmp"
+	for f in $(cd "$m" && find kernel -name 'test_firmware.ko*' -o -name 'e100.ko*' -o -name 'mii.ko*') \
+		modules.order modules.builtin modules.builtin.modinfo; do
+		{ mkdir -p "$dir.tmp/modules/$(dirname "$f")" && cp "$m/$f" "$dir.tmp/modules/$f"; } ||
+			no "cannot copy $f of $pkg"
+	done
+	basename "$m" >"$dir.tmp/modules/release" || no "cannot write $dir.tmp/modules/release"
+	if ! {
 		cp "$tmp"/x/boot/vmlinuz-* "$dir.tmp/vmlinuz" &&
 		cp "$tmp"/x/boot/config-* "$dir.tmp/config" &&
 		cp "$ko" "$dir.tmp/test_firmware.ko" &&

@@ -131,7 +131,7 @@ for i in 1 2 3 4 5 6; do
 	status_is 1
 done
 for why in "'extract=$T/art.img,0x100' is not firmware=" "mac goes after extract=" \
-	"run= goes with no name= or dir=" "user= goes with run=" "one extract= or run= a rule" \
+	"run= goes with no name=, dir= or hold=" "user= goes with run=" "one extract= or run= a rule" \
 	"'run=relative/prog' is not firmware="; do
 	grep -qF "$why" "$T/log.first" || fail "no warning '$why': $(cat "$T/log.first")"
 done

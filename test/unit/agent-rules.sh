@@ -50,8 +50,8 @@ log_matches "fwload: loaded brcm/wifi\.txt \([0-9]+ bytes, [0-9]+ ms\) from $(er
 expect cal.bin "v2 calibration"
 expect dev.bin generic
 expect dev.bin "for device b" /devices/platform/dev-b/dev.bin
-log_has "fwload: $T/fwload.rules:8: 'frobnicate=yes' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR, extract=SOURCE,OFFSET,SIZE [OPTION]..., run=/PROGRAM [user=NAME]; rule ignored"
-log_has "fwload: $T/fwload.rules:9: no name=, dir=, extract= or run=; rule ignored"
+log_has "fwload: $T/fwload.rules:8: 'frobnicate=yes' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR, hold=SECONDS, extract=SOURCE,OFFSET,SIZE [OPTION]..., run=/PROGRAM [user=NAME]; rule ignored"
+log_has "fwload: $T/fwload.rules:9: no name=, dir=, hold=, extract= or run=; rule ignored"
 log_has "fwload: $T/fwload.rules:10: name=../x: '..' component; rule ignored"
 [ "$(grep -c "fwload.rules:8:" "$LOGF")" = 1 ] || fail "a bad rule reported more than once: $(cat "$LOGF")"
 

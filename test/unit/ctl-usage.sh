@@ -9,7 +9,7 @@
 run ctl --help
 status_is 0
 stderr_is ''
-grep -q '^usage: fwloadctl setup \[--helper | --hotplugd\] \[--replace\]$' "$T/stdout" || fail "usage: $(cat "$T/stdout")"
+grep -q '^usage: fwloadctl setup \[--helper | --hotplugd \[--own\]\] \[--replace\]$' "$T/stdout" || fail "usage: $(cat "$T/stdout")"
 for cmd in 'rescan \[--watch SECONDS\]' status 'explain NAME \[DEVPATH\]'; do
 	grep -q "^       fwloadctl $cmd\$" "$T/stdout" || fail "usage lacks $cmd: $(cat "$T/stdout")"
 done

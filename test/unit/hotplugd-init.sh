@@ -4,8 +4,8 @@
 # and s6 run files exec hotplugd in the foreground with the one pid file
 # path, s6 with its readiness line on fd 3 (notification-fd); OpenRC puts it
 # in the background with that pid file; the systemd unit (fwload.service)
-# names that pid file and passes systemd-analyze verify where systemd is
-# installed. (The busybox inittab line runs in the stock kernel layer,
+# names that pid file and, with fwload-settle.service, passes
+# systemd-analyze verify where systemd is installed. (The busybox inittab line runs in the stock kernel layer,
 # test/stock.)
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
@@ -83,7 +83,9 @@ if command -v systemd-analyze >/dev/null; then
 	# verify runs man for the Documentation= pages: ours, from the tree.
 	mkdir -p "$T/man/man8" "$T/man/man5" "$T/unit"
 	{ cp "$REPO"/man/*.8 "$T/man/man8/" && cp "$REPO"/man/*.5 "$T/man/man5/"; } || fail "cannot copy the man pages"
-	sed "s|/sbin/fwloadctl|$REPO/fwloadctl|" "$C/systemd/fwload.service" >"$T/unit/fwload.service"
-	run env MANPATH="$T/man" systemd-analyze verify "$T/unit/fwload.service"
+	for u in fwload.service fwload-settle.service; do
+		sed "s|/sbin/fwloadctl|$REPO/fwloadctl|" "$C/systemd/$u" >"$T/unit/$u"
+	done
+	run env MANPATH="$T/man" systemd-analyze verify "$T/unit/fwload.service" "$T/unit/fwload-settle.service"
 	status_is 0
 fi

@@ -52,14 +52,19 @@ define FWLOAD_INSTALL_TARGET_CMDS
 	$(SED) 's/^#*SOURCE=.*/SOURCE=$(FWLOAD_SOURCE)/' $(TARGET_DIR)/etc/fwload.conf
 endef
 
-# "fwloadctl setup" at boot, after S10mdev.
+# "fwloadctl setup" at boot before the coldplug of S10mdev or S10udev
+# (S09fwload), "fwloadctl settle" after every other start script
+# (S99fwload-settle).
 define FWLOAD_INSTALL_INIT_SYSV
-	$(INSTALL) -D -m 0755 $(FWLOAD_PKGDIR)/S11fwload \
-		$(TARGET_DIR)/etc/init.d/S11fwload
+	$(INSTALL) -D -m 0755 $(FWLOAD_PKGDIR)/S09fwload \
+		$(TARGET_DIR)/etc/init.d/S09fwload
+	$(INSTALL) -D -m 0755 $(FWLOAD_PKGDIR)/S99fwload-settle \
+		$(TARGET_DIR)/etc/init.d/S99fwload-settle
 endef
 
-# fwload.service: "fwloadctl setup --hotplugd", hotplugd its main process;
-# Buildroot enables it (systemctl preset-all).
+# fwload.service: "fwloadctl setup --hotplugd --own" before
+# systemd-udev-trigger, hotplugd its main process; fwload-settle.service
+# after the file systems. Buildroot enables both (systemctl preset-all).
 define FWLOAD_INSTALL_INIT_SYSTEMD
 	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(FWLOAD_MAKE_OPTS) \
 		DESTDIR=$(TARGET_DIR) SYSTEMDUNITDIR=/usr/lib/systemd/system \

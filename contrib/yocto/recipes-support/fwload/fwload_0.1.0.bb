@@ -41,21 +41,36 @@ do_install() {
 	fi
 	if ${@bb.utils.contains('DISTRO_FEATURES', 'sysvinit', 'true', 'false', d)}; then
 		install -d ${D}${INIT_D_DIR}
-		sed 's|/sbin/fwloadctl|${base_sbindir}/fwloadctl|' ${S}/contrib/init/sysvinit/fwload \
-			>${D}${INIT_D_DIR}/fwload
-		chmod 0755 ${D}${INIT_D_DIR}/fwload
+		for s in fwload fwload-settle; do
+			sed 's|/sbin/fwloadctl|${base_sbindir}/fwloadctl|' ${S}/contrib/init/sysvinit/$s \
+				>${D}${INIT_D_DIR}/$s
+			chmod 0755 ${D}${INIT_D_DIR}/$s
+		done
 	fi
 }
 
+# fwload-settle: the init script that ends holding (sysvinit; one init
+# script a package for update-rc.d).
+PACKAGES =+ "${PN}-settle"
+FILES:${PN}-settle = "${INIT_D_DIR}/fwload-settle"
+RDEPENDS:${PN}-settle = "${PN}"
+RRECOMMENDS:${PN} = "${@bb.utils.contains('DISTRO_FEATURES', 'sysvinit', '${PN}-settle', '', d)}"
 FILES:${PN} += "${sysconfdir}/hotplug.d"
 CONFFILES:${PN} = "${sysconfdir}/fwload.conf"
 
-# Started at boot: fwload.service (systemd: "fwloadctl setup --hotplugd",
-# hotplugd its main process) or /etc/init.d/fwload (sysvinit: "fwloadctl
-# setup", after udev or mdev).
-SYSTEMD_SERVICE:${PN} = "fwload.service"
-INITSCRIPT_NAME = "fwload"
-INITSCRIPT_PARAMS = "start 05 S . stop 95 0 6 ."
+# Started at boot, before the coldplug: fwload.service (systemd: "fwloadctl
+# setup --hotplugd --own" before systemd-udev-trigger.service, hotplugd its
+# main process) and fwload-settle.service (settle after local-fs.target and
+# remote-fs.target); or /etc/init.d/fwload (sysvinit: "fwloadctl setup",
+# S04fwload: after S03mountall.sh mounts /run, before S04udev, eudev's
+# script, whose udevadm trigger loads the drivers) and
+# /etc/init.d/fwload-settle (after S15mountnfs.sh).
+SYSTEMD_SERVICE:${PN} = "fwload.service fwload-settle.service"
+INITSCRIPT_PACKAGES = "${PN} ${PN}-settle"
+INITSCRIPT_NAME:${PN} = "fwload"
+INITSCRIPT_PARAMS:${PN} = "start 04 S . stop 95 0 6 ."
+INITSCRIPT_NAME:${PN}-settle = "fwload-settle"
+INITSCRIPT_PARAMS:${PN}-settle = "start 16 2 3 4 5 ."
 
 # The kernel options: recipes-kernel/linux (linux-yocto, when
 # DISTRO_FEATURES has "fwload"), contrib/kernel/fwload.config for others.
