@@ -31,10 +31,18 @@ echo "ok: empty stream refused"
 # A producer that stalls after 64 KiB: fwload is in the middle of a load
 # when SIGTERM arrives, and must answer -1, not commit the 64 KiB.
 custom_request fwload-test-sigterm.bin
-{ head -c 65536 "$FW/fwload-test-direct.bin"; sleep 30; } | /sbin/fwload "$dev" - &
+# (wait waits for the whole pipeline: the producer's sleep is ended once
+# fwload is gone, not before: its end would be the stream's.)
+{ head -c 65536 "$FW/fwload-test-direct.bin"; sleep 30 & echo $! >/run/direct-sleep.pid; wait; } | /sbin/fwload "$dev" - &
 pid=$!
 sleep 1
 kill -TERM $pid
+i=0
+while [ -e "/proc/$pid/exe" ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill "$(cat /run/direct-sleep.pid)" 2>/dev/null
 wait $pid
 status=$?
 custom_result
