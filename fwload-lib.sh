@@ -665,7 +665,7 @@ find_sum() {
 hold_key() {
 	hold_file=''
 	_k=$("$fwload" -s "$sysfs" -i "$DEVPATH" 2>/dev/null) || return 0
-	case $_k in [0-9]*-[0-9]*) hold_file=$rundir/held/$_k ;; esac
+	case $_k in *[!0-9-]* | -* | *- | *-*-*) ;; *-*) hold_file=$rundir/held/$_k ;; esac
 }
 
 # boot_now: $boot_now, whole seconds since boot ($procfs/uptime: the boot
@@ -708,6 +708,28 @@ hold_count() {
 		_u='' _p='' _s=''
 		read -r _u _p _s _ 2>/dev/null <"$_f" || continue
 		! hold_alive "$_u" "$_p" "$_s" || holds=$((holds + 1))
+	done
+}
+
+# hold_rank: $ahead, the requests held by agents that started before this
+# one (their records: start time, then pid). hold_count before a hold
+# cannot see the agents counting at the same moment: each also counts,
+# once its record is written, those ahead of it (and again after 1 s and
+# 4 s, for a record written late), and the later agents of a burst past
+# $hold_max cancel, whatever the order they wrote in.
+hold_rank() {
+	ahead=0
+	# shellcheck disable=SC2086 # "PID START"
+	set -- $hold_me
+	case ${2-} in '' | *[!0-9]*) return 0 ;; esac
+	for _f in "$rundir/held"/*; do
+		[ "$_f" != "$hold_file" ] || continue
+		_u='' _p='' _s=''
+		read -r _u _p _s _ 2>/dev/null <"$_f" || continue
+		hold_alive "$_u" "$_p" "$_s" || continue
+		if [ "$_s" -lt "$2" ] || { [ "$_s" = "$2" ] && [ "$_p" -lt "$1" ]; }; then
+			ahead=$((ahead + 1))
+		fi
 	done
 }
 
@@ -813,6 +835,12 @@ hold_wait() {
 			hold_done
 			return 1
 		fi
+		hold_rank
+		if [ "$ahead" -ge "$hold_max" ]; then
+			hold_why="HOLD=$hold, but $ahead requests are held already (at most $hold_max)"
+			hold_done
+			return 1
+		fi
 		held=1 hold_id='' hold_sig='' hold_n=0 hold_why=''
 		trap 'hold_sig=1' TERM INT HUP
 		# The request's loading file, open on fd 9 while the hold lasts
@@ -849,6 +877,16 @@ hold_wait() {
 	# The configuration changed (checked once a second): the agent reads
 	# it again and decides again; the hold keeps its end (its record).
 	hold_n=$((hold_n + 1))
+	case $hold_n in
+	4 | 16)
+		hold_rank
+		if [ "$ahead" -ge "$hold_max" ]; then
+			hold_why="held, but $ahead requests held by agents that started before this one (at most $hold_max)"
+			hold_done
+			return 1
+		fi
+		;;
+	esac
 	if [ -n "$from_cache" ] && [ $((hold_n % 4)) = 0 ] && ! "$fwload" -K "$c_stamp" 2>/dev/null; then
 		held=''
 		exec 9<&-

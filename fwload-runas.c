@@ -63,12 +63,29 @@ static int ids_arg(const char *s, uid_t *uid, gid_t *gid)
 	return 0;
 }
 
-/* Is there no controlling terminal to open? ENXIO says so; ENOENT: no
- * /dev/tty to open one by. */
+/* Has this process no controlling terminal? /proc/self/stat's seventh
+ * field (tty_nr) is 0; where there is no /proc, /dev/tty cannot be opened
+ * (ENXIO; ENOENT: no /dev/tty to open one by). */
 static int no_tty(void)
 {
-	int fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	char buf[512], *p;
+	ssize_t n = -1;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2;
 
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	if (n > 0) {
+		buf[n] = '\0';
+		if ((p = strrchr(buf, ')')))  /* after the name, which may hold anything */
+			for (p++; *p && field < 7; p++)
+				if (*p == ' ')
+					field++;
+		if (p && field == 7)
+			return p[0] == '0' && p[1] == ' ';
+	}
+	fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);
 	return fd < 0 && (errno == ENXIO || errno == ENOENT);
@@ -112,6 +129,8 @@ int main(int argc, char **argv)
 		return EX_USAGE;
 	}
 	close_from(3);
+	/* Out of a terminal's session; else it stays in the process group
+	 * fwload made (behind fwload-sha256, say), which fwload ends whole. */
 	if (!no_tty() && setsid() < 0) {
 		say("cannot leave the controlling terminal (setsid)%e; nothing run", errno);
 		return EX_SYSTEM;

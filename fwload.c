@@ -658,7 +658,7 @@ static int cache_fresh(const char *cache, const char **why)
 	int fd = -1, ok = -1;
 
 	*why = "the stamp is longer than 4096 bytes";
-	if (memcmp(cache, magic, sizeof(magic) - 1) == 0) {  /* the stamp itself */
+	if (strncmp(cache, magic, sizeof(magic) - 1) == 0) {  /* the stamp itself */
 		if (strlen(cache) >= sizeof(head))
 			return -1;
 		memcpy(head, cache, strlen(cache) + 1);
@@ -1161,7 +1161,7 @@ int main(int argc, char **argv)
 	/* The configuration the caller decided from must still be what is on
 	 * disk: else nothing is written, and the caller decides again. */
 	if (cache && cache_fresh(cache, &why) < 0) {
-		if (memcmp(cache, magic, sizeof(magic) - 1) == 0)
+		if (strncmp(cache, magic, sizeof(magic) - 1) == 0)
 			line_fmt(&msg, "the configuration stamp is stale: %s%s", why, opt.devpath ? "; nothing written" : "");
 		else
 			line_fmt(&msg, "configuration cache %q is stale: %s%s", cache, why,

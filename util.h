@@ -469,7 +469,7 @@ UTIL int pending_next(struct pending *p)
 		if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
 			continue;
 		l = readlinkat(p->dir, d->name, p->devpath, sizeof(p->devpath) - 1);
-		if (l < 15)
+		if (l < 15 || (size_t)l == sizeof(p->devpath) - 1)  /* (cut: no whole DEVPATH) */
 			continue;
 		p->devpath[l] = '\0';
 		if (strncmp(p->devpath, "../../devices/", 14) != 0 || has_dots(p->devpath + 5) ||

@@ -41,7 +41,8 @@ for k in PrivateTmp JoinsNamespaceOf RequiresMountsFor; do
 done
 [ "$(key "$u" RestartKillSignal)" = "SIGKILL " ] || fail "fwload.service: a restart must not be a stop (RestartKillSignal=SIGKILL)"
 grep -q '^ExecStop=' "$u" && fail "fwload.service: ExecStop= runs on a restart too: setup --undo belongs in ExecStopPost=, after a stop only"
-grep -q '^ExecStopPost=.*EXIT_STATUS.*KILL.*setup --undo' "$u" || fail "fwload.service: no ExecStopPost= undoing setup unless hotplugd was killed"
+grep -q '^ExecStopPost=.*EXIT_CODE/\$\$EXIT_STATUS" = exited/0 .*EXIT_STATUS" = TERM .*setup --undo' "$u" ||
+	fail "fwload.service: no ExecStopPost= undoing setup after a stop only (hotplugd's clean end)"
 has_word "$(key "$s" After)" local-fs.target "fwload-settle.service After="
 has_word "$(key "$s" After)" remote-fs.target "fwload-settle.service After="
 has_word "$(key "$s" After)" fwload.service "fwload-settle.service After="

@@ -84,9 +84,23 @@ done
 nl='
 '
 log_has "fwload: cancelled x.bin\\x0aHOTPLUG_DIR=$T/hooks for ${odd_dev%%"$nl"*}\\x0a${odd_dev#*"$nl"}; bad FIRMWARE name (control character in name)"
+# rescan's own line names it as the log does: a name cannot write a second
+# line of its own (nor drive the terminal: \x1b below) where it is printed.
+grep -qxF "x.bin\\x0aHOTPLUG_DIR=$T/hooks: 4" "$T/stdout" || fail "rescan's line for the name with a newline: $(cat "$T/stdout")"
 # (fwload names a request with no name after its directory)
 log_has "fwload: cancelled y.bin for $TF/y.bin; bad FIRMWARE name (empty name)"
 log_has "fwload: cancelled z.bin for $TF/z.bin; bad FIRMWARE name (empty name)"
+
+# Control bytes and backslashes in a name: escaped in rescan's line and
+# in status's (they reached the terminal byte for byte).
+rm -r "$SYS/class/firmware"/*
+esc=$(printf 'a\033]0;TITLE\007\033[2J\\.bin')
+pending "$esc"
+run ctl status
+grep -qF 'a\x1b]0;TITLE\x07\x1b[2J\x5c.bin' "$T/stdout" || fail "status's line for a name with control bytes: $(cat "$T/stdout")"
+grep -q "$(printf '\033')" "$T/stdout" && fail "status printed an escape byte"
+run ctl rescan
+grep -qxF 'a\x1b]0;TITLE\x07\x1b[2J\x5c.bin: 4' "$T/stdout" || fail "rescan's line for a name with control bytes: $(cat "$T/stdout")"
 
 # A name that ends in a newline: its DEVPATH does too. rescan and settle
 # answer it (cancelled: a control character), as the uevent path does;

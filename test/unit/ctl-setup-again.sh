@@ -34,6 +34,17 @@ status_is 0
 [ -e "$RUN/settled" ] || fail "setup again (a restart) allowed holding again: settle's marker is gone"
 ctl_ status
 grep -q '^hold:     settled' "$T/stdout" || fail "status after setup again: $(cat "$T/stdout")"
+# hotplugd killed (the OOM killer), the unit starts again: setup starts a
+# new one, and only that one is setup's (an older pid may name another
+# hotplugd by now: --own would take it for its own).
+read -r old <"$RUN/hotplugd.pid"
+kill -KILL "$old"
+until_true "hotplugd (pid $old) gone" test ! -e "/proc/$old/exe"
+ctl_ setup --hotplugd --own
+status_is 0
+read -r new <"$RUN/hotplugd.pid"
+[ "$new" != "$old" ] || fail "setup started no new hotplugd"
+assert_eq "setup's record of the hotplugd it started" "hotplugd=$new" "$(grep '^hotplugd=' "$RUN/setup.state")"
 # --undo puts back what the first setup found; the next setup is a first.
 ctl_ setup --undo
 status_is 0

@@ -143,6 +143,33 @@ kill -0 "$other" || fail "pid $other (a sleep) was killed"
 kill "$other"
 wait "$other" 2>/dev/null || :  # (143: killed)
 
+# The pid file naming our hotplugd's file run by another user (any user
+# may run it, and keep it stopped before it checks who it is): not taken
+# for the running hotplugd (setup said "already running" and started none:
+# no request answered), never signalled by --undo.
+chmod 755 "$T"
+mkdir -p "$T/nb"
+chown 65534 "$T/nb"
+# (util-linux's setpriv: busybox sh would run its own applet, which has no
+# --clear-groups)
+/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "$T/hotplugd" -p "$T/nb/pid" -D 3 3>/dev/null &
+until_true "the stand-in run as uid 65534" test -s "$T/nb/pid"
+read -r foreign <"$T/nb/pid"
+[ "/proc/$foreign/exe" -ef "$T/hotplugd" ] || fail "pid $foreign is not the stand-in"
+cp "$T/nb/pid" "$RUN/hotplugd.pid"
+ctl_ setup --hotplugd
+status_is 0
+read -r pid <"$RUN/hotplugd.pid"
+{ [ "$pid" != "$foreign" ] && [ "/proc/$pid/exe" -ef "$T/hotplugd" ]; } ||
+	fail "setup --hotplugd took uid 65534's process for its hotplugd: $(cat "$T/stdout")"
+echo "$foreign" >"$RUN/hotplugd.pid"
+sed "s/^hotplugd=.*/hotplugd=$foreign/" "$RUN/setup.state" >"$T/state" && cat "$T/state" >"$RUN/setup.state"
+ctl_ setup --undo
+status_is 0
+kill -0 "$foreign" || fail "setup --undo signalled uid 65534's process"
+kill "$foreign" "$pid"
+until_true "the stand-ins gone" test ! -e "/proc/$foreign/exe" -a ! -e "/proc/$pid/exe"
+
 # A helper cleared by setup --hotplugd --replace (mdev: /dev nodes stop
 # appearing) is the helper again after --undo.
 echo "$T/bin/mdev" >"$H"
