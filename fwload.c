@@ -345,20 +345,25 @@ static enum fault wait_input(int in)
  * -U: n, the bytes written to data so far, on stdout: a regular file
  * rewritten in place (fwloadctl reads its one line while we write), anything
  * else a line each; at most every 100 ms unless last. Never waited for and
- * never fatal (SIGPIPE is ignored with -U): the answer comes first.
+ * never fatal (SIGPIPE is blocked from the start: EPIPE): the answer comes
+ * first.
  */
 static void progress(int64_t n, int last)
 {
 	static int64_t when;
 	struct pollfd p = { .fd = 1, .events = POLLOUT };
-	struct line l = { .len = 0 };
+	char b[24], *s = b + sizeof(b);
 
 	if (!opt.upload || (!last && now_ms() - when < 100))
 		return;
 	when = now_ms();
-	line_fmt(&l, "%d\n", (long long)n);
-	if (pwrite(1, l.buf, l.len, 0) < 0 && errno == ESPIPE && poll(&p, 1, 0) == 1 && p.revents == POLLOUT)
-		(void)!write(1, l.buf, l.len);
+	*--s = '\n';
+	do
+		*--s = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	if (pwrite(1, s, (size_t)(b + sizeof(b) - s), 0) < 0 && errno == ESPIPE && poll(&p, 1, 0) == 1 &&
+	    p.revents == POLLOUT)
+		(void)!write(1, s, (size_t)(b + sizeof(b) - s));
 }
 
 /*
@@ -908,9 +913,11 @@ static void read_attr(int dir, const char *attr, char *buf, size_t n)
 {
 	int fd = openat(dir, attr, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	ssize_t r = fd < 0 ? -1 : read(fd, buf, n - 1);
+	char *nl;
 
 	buf[r < 0 ? 0 : r] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
+	if (r > 0 && (nl = memchr(buf, '\n', (size_t)r)))
+		*nl = '\0';
 	if (fd >= 0)
 		close(fd);
 }
@@ -1255,7 +1262,5 @@ int main(int argc, char **argv)
 	line_fmt(&src, opt.cmd ? "%s via %s" : "%s",
 		 strcmp(opt.image, "-") ? opt.image : "standard input", opt.cmd ? opt.cmd[0] : "");
 	opt.source = src.buf;
-	if (opt.upload)  /* stdout may be a pipe that closes: progress() is never fatal */
-		signal(SIGPIPE, SIG_IGN);
 	return run(cancel);
 }
