@@ -112,3 +112,32 @@ for err in "" programming:hw-error; do
 		[ "$(wc -l <"$T/pty")" = 1 ] || fail "--quiet printed more than the failure: $(show "$T/pty")"
 	fi
 done
+
+# A sleep that takes whole seconds only (busybox built without
+# FLOAT_DURATION, OpenWrt's): the device polled once a second, its answer
+# still read. (busybox sh runs its own sleep applet, not PATH's.)
+cat >"$T/bin/sleep" <<END
+#!/bin/sh
+echo "\$1" >>"$T/sleeps"
+case \$1 in *.*) exit 1 ;; esac
+exec /bin/sleep "\$1"
+END
+chmod 755 "$T/bin/sleep"
+rm -f "$T/started" "$T/go" "$T/sleeps"
+: >"$UP/loading"
+up_set status idle
+up_set error ""
+ctl upload up.bin "$T/img.xz" >"$T/stdout" 2>"$T/stderr" &
+c=$!
+start_go
+seen "$T/stderr" receiving
+up_set status transferring
+seen "$T/stderr" transferring
+up_set status idle
+wait "$c"
+st=$?
+status_is 0
+case $TEST_SH in
+busybox*) ;;
+*) grep -qx 1 "$T/sleeps" || fail "no whole-second sleep after a fraction was refused: $(cat "$T/sleeps" 2>/dev/null)" ;;
+esac
