@@ -960,7 +960,8 @@ static int run(int cancel)
 		goto close_request;
 	}
 	if ((lock = lock_request(l.dir, &lockdir, &name, &no_lock)) == -2) {
-		fail("another answerer holds %q; left alone", opt.devpath);
+		fail(opt.upload ? "another upload holds %q; left alone" : "another answerer holds %q; left alone",
+		     opt.devpath);
 		status = BUSY;
 		goto close_request;
 	}

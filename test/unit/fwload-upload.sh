@@ -79,7 +79,7 @@ data_ge() { [ "$(wc -c <"$REQ/data")" -ge "$1" ]; }
 until_true "A's first 500 bytes ($T/a.out)" data_ge 500
 run clean "$FWLOAD" -U -s "$SYS" -l "$LOGF" -t 0 "$E_DEVPATH" "$T/img"
 status_is 5
-stderr_is "fwload: upload.bin: another answerer holds $E_DEVPATH; left alone"
+stderr_is "fwload: upload.bin: another upload holds $E_DEVPATH; left alone"
 : >"$T/go"
 wait "$a"
 st=$?
