@@ -61,20 +61,28 @@ kill -TERM "$c"
 wait "$c"
 st=$?
 stopped_writing "$T/stderr"
-# A second command:
+# A second command (it trusts a pid only when /proc/PID/exe is fwload:
+# under qemu-user, test/cross.sh, it is qemu, and nothing is stopped):
 fresh
 ctl upload up.bin "$T/img.xz" >"$T/first" 2>&1 &
 c=$!
 until_true "the image being written" [ -e "$T/started" ]
 run ctl upload --cancel up.bin
-status_is 3
-stdout_is ""
-grep -Eq "^fwloadctl: upload up.bin: stopped while its image was written \\(fwload pid [0-9]+; loading -1\\): nothing handed over$" \
-	"$T/stderr" || fail "the second command: $(cat "$T/stderr")"
-log_matches "fwload: upload up\\.bin to .*: stopping the fwload \\(pid [0-9]+\\) writing an image to it \\(fwloadctl upload --cancel\\)"
-wait "$c"
-st=$?
-stopped_writing "$T/first"
+if [ -n "${TEST_QEMU-}" ]; then
+	status_is 1
+	: >"$T/go"
+	wait "$c"
+	echo "note: a second command while writing not stopped under qemu-user (/proc/PID/exe is qemu)"
+else
+	status_is 3
+	stdout_is ""
+	grep -Eq "^fwloadctl: upload up.bin: stopped while its image was written \\(fwload pid [0-9]+; loading -1\\): nothing handed over$" \
+		"$T/stderr" || fail "the second command: $(cat "$T/stderr")"
+	log_matches "fwload: upload up\\.bin to .*: stopping the fwload \\(pid [0-9]+\\) writing an image to it \\(fwloadctl upload --cancel\\)"
+	wait "$c"
+	st=$?
+	stopped_writing "$T/first"
+fi
 
 # 2. After the hand-off, in each phase: Ctrl-C, then the second command.
 for how in ctrl-c command; do
