@@ -78,7 +78,7 @@ SHELLS  ?= dash busybox
 
 CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/kernel/fwtrigger test/kernel/lockhold \
 	test/kernel/xsave-size \
-	test/nlsend test/hotplugd-filter test/hotplugd-standin
+	test/nlsend test/hotplugd-filter test/hotplugd-standin test/ptyrun
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
@@ -144,6 +144,11 @@ test/nlsend: test/nlsend.c
 test/hotplugd-standin: test/hotplugd-standin.c
 	$(CC) $(WARN) -O2 -o $@ test/hotplugd-standin.c
 
+# fwloadctl upload's tests: a pseudo-terminal (its progress bar, Ctrl-C
+# typed there); static, for the kernel layer's busybox root too.
+test/ptyrun: test/ptyrun.c
+	$(CC) $(WARN) -O2 -static -o $@ test/ptyrun.c
+
 # The test targets first install what they need (test/deps.sh: apt-get,
 # as root), then build, then run.
 check:
@@ -154,12 +159,12 @@ check:
 check-fast:
 	sh test/deps.sh fast
 	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/nlsend \
-		test/hotplugd-filter test/kernel/lockhold test/hotplugd-standin
+		test/hotplugd-filter test/kernel/lockhold test/hotplugd-standin test/ptyrun
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
 	sh test/deps.sh cross
-	$(MAKE) WERROR=-Werror test/nlsend test/hotplugd-standin
+	$(MAKE) WERROR=-Werror test/nlsend test/hotplugd-standin test/ptyrun
 	sh test/cross.sh
 
 check-package:
@@ -170,7 +175,7 @@ check-package:
 check-kernel:
 	sh test/deps.sh kernel
 	$(MAKE) WERROR=-Werror $(C_PROGS) test/kernel/fwtrigger test/kernel/lockhold test/fwload-dyn \
-		test/fault.so test/nlsend test/kernel/xsave-size
+		test/fault.so test/nlsend test/kernel/xsave-size test/ptyrun
 	sh test/kernel/run
 
 # Debian's own kernel (no uevent helper) under qemu, hotplugd as the source.
@@ -220,7 +225,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c util.h
 
 shellcheck:
 	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
-		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
+		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/unit/upload-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/kernel/demo-init test/stock/run test/stock/init test/stock/udev-init test/stock/kernel.sh test/stock/lib.sh \
 		test/boot/run test/boot/guest-lib test/boot/coldplug test/boot/trigger-pre test/boot/requests test/boot/wait-held \

@@ -9,6 +9,8 @@
  *   1. open the request's directory once; loading and data relative to it
  *      (a request replaced at the same DEVPATH is never written to)
  *   2. leave firmware-upload devices alone (writing starts a flash) -> 6
+ *      (-U, fwloadctl upload: the other way round, an idle firmware-upload
+ *      device only, and the bytes written so far on stdout)
  *   3. lock LOCKDIR/DEV-INO, a file only root can open: one answerer per
  *      request; held elsewhere                                   -> exit 5
  *   4. open the image (never a FIFO or a device: O_PATH, fstat, reopen),
@@ -21,9 +23,10 @@
  *
  * Every path after the lock ends in exactly one "0" or "-1"; every signal
  * that could end us stays blocked, so it ends the load in "-1" too. Exit
- * status: 0 loaded, 1 cancelled (-c), 2 aborted, 3 stopped by a signal,
- * 5 busy, 6 not a request, 7 configuration changed (-K: nothing written),
- * 100 usage, 111 system error or no request to answer.
+ * status: 0 loaded (-U: handed over), 1 cancelled (-c), 2 aborted, 3
+ * stopped by a signal, 5 busy (-U: or the device not idle), 6 not a request
+ * (-U: not a firmware-upload device), 7 configuration changed (-K: nothing
+ * written), 100 usage, 111 system error or no request to answer.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
@@ -50,24 +53,26 @@ enum { ERR = 3, WARN = 4, INFO = 6 };  /* kmsg and syslog levels */
 
 static const char usage_text[] =
 	"usage: fwload [-v] [-s SYSFS] [-t WAIT] [-T DEADLINE] [-S MAXSIZE] [-n NAME] [-l LOG] [-w NOTE]\n"
-	"              [-k LOCKDIR] [-K CACHE] [-r DIR]... DEVPATH FILE|- [COMMAND [ARG]...]\n"
+	"              [-k LOCKDIR] [-K CACHE] [-U] [-r DIR]... DEVPATH FILE|- [COMMAND [ARG]...]\n"
 	"       fwload [-v] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] [-k LOCKDIR] [-K CACHE]\n"
 	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
 	"       fwload -I PATH...    (a configuration cache's stamp)\n"
 	"       fwload [-v] -K CACHE|STAMP (exit 0 fresh, 7 stale)\n"
-	"       fwload [-s SYSFS] -i DEVPATH (the request's key)\n"
+	"       fwload [-s SYSFS] [-U] -i DEVPATH (the request's key)\n"
 	"       fwload [-s SYSFS] -P [COMMAND [ARG]...] (the pending requests)\n"
 	"       fwload --help | --version\n"
 	"WAIT: seconds for the request to appear (TIMEOUT, else 60), and the most a\n"
 	"stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
 	"MAXSIZE: bytes, K/M/G (256M). LOG: kmsg (default), syslog, none, /FILE.\n"
-	"LOCKDIR: /run/fwload/lock. COMMAND: an absolute path; its output is the image.\n";
+	"LOCKDIR: /run/fwload/lock. COMMAND: an absolute path; its output is the image.\n"
+	"-U: DEVPATH is an idle firmware-upload device (fwloadctl upload), the bytes\n"
+	"written so far on stdout.\n";
 
 static struct {
 	const char *sysfs, *devpath, *name, *image, *source, *log, *note, *lockdir, **roots;
 	char *const *cmd;  /* COMMAND [ARG]...: its output is the image */
-	int nroots, verbose;
+	int nroots, verbose, upload;  /* upload: -U */
 	int64_t wait_s, quiet_s, deadline_s, max_size, start;
 } opt;
 
@@ -337,6 +342,31 @@ static enum fault wait_input(int in)
 }
 
 /*
+ * -U: n, the bytes written to data so far, on stdout: a regular file
+ * rewritten in place (fwloadctl reads its one line while we write), anything
+ * else a line each; at most every 100 ms unless last. Never waited for and
+ * never fatal (SIGPIPE is blocked from the start: EPIPE): the answer comes
+ * first.
+ */
+static void progress(int64_t n, int last)
+{
+	static int64_t when;
+	struct pollfd p = { .fd = 1, .events = POLLOUT };
+	char b[24], *s = b + sizeof(b);
+
+	if (!opt.upload || (!last && now_ms() - when < 100))
+		return;
+	when = now_ms();
+	*--s = '\n';
+	do
+		*--s = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	if (pwrite(1, s, (size_t)(b + sizeof(b) - s), 0) < 0 && errno == ESPIPE && poll(&p, 1, 0) == 1 &&
+	    p.revents == POLLOUT)
+		(void)!write(1, s, (size_t)(b + sizeof(b) - s));
+}
+
+/*
  * Copy in to data: a regular file of size bytes (size >= 0) by sendfile(),
  * a stream (size < 0) by splice(), both falling back to read/write. A
  * stream gets at most opt.max_size bytes: one more is "too big". *n counts
@@ -364,7 +394,8 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 		if (size < 0 && (f = wait_input(in)) != OK)
 			return f;
 		if (fast && left > 0) {
-			r = size >= 0 ? sendfile(data, in, &off, (size_t)left)  /* all at once */
+			/* all at once (-U: a MiB a call, for its progress) */
+			r = size >= 0 ? sendfile(data, in, &off, (size_t)(opt.upload && left > 1 << 20 ? 1 << 20 : left))
 				      : splice(in, NULL, data, NULL, want, SPLICE_F_MOVE);
 			if (r < 0 && (err = errno) == EINTR)
 				continue;
@@ -387,7 +418,7 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 		}
 		if (r == 0)
 			return size >= 0 ? F_SHRANK : OK;
-		*n += r;
+		progress(*n += r, 0);
 	}
 }
 
@@ -832,6 +863,7 @@ static int load(struct load *l)
 	if (answer(l->loading, "1") < 0)
 		return fail("cannot start: write 1 to %q/loading%e", req, errno), gone() ? GONE : ABORTED;
 	f = copy(l->in, l->data, l->img >= 0 && !l->pid ? st.st_size : -1, &n);
+	progress(n, 1);
 	if (l->pid && f == OK) {  /* EOF: COMMAND has the silence limit to exit */
 		ws = end_cmd(l->pid, (left = left_ms()) < quiet ? left : quiet);
 		l->pid = 0;
@@ -868,32 +900,74 @@ static int load(struct load *l)
 		fail("file changed while being copied: %q", opt.image);
 	} else {
 		msg.len = 0;
-		line_fmt(&msg, "loaded %q (%d bytes, %d ms) from %q for %q", opt.name, (long long)n,
+		line_fmt(&msg, opt.upload ? "handed over %q (%d bytes, %d ms) from %q to %q" :
+					    "loaded %q (%d bytes, %d ms) from %q for %q", opt.name, (long long)n,
 			 (long long)(now_ms() - opt.start), opt.source, opt.devpath);
 		return LOADED;
 	}
 	return ABORTED;
 }
 
+/* An attribute of dir, its first line (at most n - 1 bytes), or "". */
+static void read_attr(int dir, const char *attr, char *buf, size_t n)
+{
+	int fd = openat(dir, attr, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	ssize_t r = fd < 0 ? -1 : read(fd, buf, n - 1);
+	char *nl;
+
+	buf[r < 0 ? 0 : r] = '\0';
+	if (r > 0 && (nl = memchr(buf, '\n', (size_t)r)))
+		*nl = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* -U: the upload device is idle (status "idle") and nobody is writing an
+ * image to it (loading not "1"): 1; else 0, msg set. */
+static int upload_idle(int dir)
+{
+	char status[32], loading[8];
+
+	read_attr(dir, "status", status, sizeof(status));
+	read_attr(dir, "loading", loading, sizeof(loading));
+	if (strcmp(status, "idle") != 0)
+		fail("%q is not idle (its status: %q); left alone", opt.devpath, status);
+	else if (strcmp(loading, "1") == 0)
+		fail("an image is being written to %q (its loading: 1); left alone", opt.devpath);
+	else
+		return 1;
+	return 0;
+}
+
 static int run(int cancel)
 {
 	struct load l = { .dir = -1, .data = -1, .img = -1, .in = -1 };
 	struct line name = { .len = 0 };
-	const char *no_lock = "";
+	const char *no_lock = "", *what = opt.upload ? "upload" : "request";
 	int status, lock, lockdir = -1;
 
 	if ((l.loading = open_request(&l.dir)) < 0) {
-		fail("no request: cannot open %q/loading%e%s", req, errno, stopped() ? "; stopped by a signal" : "");
+		fail("no %s: cannot open %q/loading%e%s", opt.upload ? "firmware-upload device" : "request", req,
+		     errno, stopped() ? "; stopped by a signal" : "");
 		say(ERR, msg.buf, 1);
 		return stopped() ? STOPPED : EX_SYSTEM;
 	}
-	if (request_kind(l.dir) == REQ_UPLOAD) {
-		fail("%q is a firmware-upload device, not a request; left alone", opt.devpath);
+	/* The kind check, one way or the other (-U). */
+	if ((request_kind(l.dir) == REQ_UPLOAD) != opt.upload) {
+		fail(opt.upload ? "%q is a pending request, not a firmware-upload device: the firmware agent answers it; left alone"
+				: "%q is a firmware-upload device, not a request; left alone", opt.devpath);
 		status = NOT_REQUEST;
 		goto close_request;
 	}
 	if ((lock = lock_request(l.dir, &lockdir, &name, &no_lock)) == -2) {
-		fail("another answerer holds %q; left alone", opt.devpath);
+		fail(opt.upload ? "another upload holds %q; left alone" : "another answerer holds %q; left alone",
+		     opt.devpath);
+		status = BUSY;
+		goto close_request;
+	}
+	if (opt.upload && !upload_idle(l.dir)) {  /* checked under the lock; nothing written */
+		if (lock >= 0)
+			unlinkat(lockdir, name.buf, 0), close(lock);
 		status = BUSY;
 		goto close_request;
 	}
@@ -907,9 +981,9 @@ static int run(int cancel)
 	}
 	/* The one answer: "0" is in, or "-1" goes in now. */
 	if (status == GONE)
-		line_fmt(&msg, "; the request is gone");
+		line_fmt(&msg, "; the %s is gone", what);
 	else if (status == ABORTED || status == STOPPED)
-		line_fmt(&msg, "; request aborted");
+		line_fmt(&msg, opt.upload ? "; upload aborted, nothing handed over" : "; request aborted");
 	if (status != LOADED && answer(l.loading, "-1") < 0 && !gone())
 		line_fmt(&msg, "; cannot write -1%e", errno);
 	if (lock >= 0) {  /* answered: the lock goes, then we talk */
@@ -946,21 +1020,25 @@ close_request:
 
 /* -i DEVPATH: the key of the request at SYSFS/DEVPATH (request_key(): the
  * name of its lock file and of its hold record) on stdout. 0; 6 a
- * firmware-upload device; 111 no request there. */
+ * firmware-upload device; 111 no request there. -U -i: the key of an
+ * upload device (its lock file), 6 for a pending request. */
 static int print_key(void)
 {
 	struct line key = { .len = 0 };
 	int dir = open(req, O_RDONLY | O_DIRECTORY | O_CLOEXEC), kind = REQ_NONE;
 
-	if (dir >= 0 && (kind = request_kind(dir)) == REQ_PENDING && request_key(dir, &key) == 0)
+	if (dir >= 0 && (kind = request_kind(dir)) == (opt.upload ? REQ_UPLOAD : REQ_PENDING) &&
+	    request_key(dir, &key) == 0)
 		line_put(&key, '\n');
 	if (dir >= 0)
 		close(dir);
 	if (key.len)
 		return write_all(1, key.buf, key.len) < 0 ? EX_SYSTEM : 0;
-	line_fmt(&msg, kind == REQ_UPLOAD ? "%q is a firmware-upload device, not a request" : "no request at %q", req);
+	line_fmt(&msg, kind == REQ_UPLOAD ? "%q is a firmware-upload device, not a request" :
+		       kind == REQ_PENDING ? "%q is a pending request, not a firmware-upload device" :
+		       opt.upload ? "no firmware-upload device at %q" : "no request at %q", req);
 	to_stderr(msg.buf);
-	return kind == REQ_UPLOAD ? NOT_REQUEST : EX_SYSTEM;
+	return kind == REQ_NONE ? EX_SYSTEM : NOT_REQUEST;
 }
 
 /*
@@ -1092,11 +1170,12 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
 		return write_all(1, "fwload " FWLOAD_VERSION "\n", sizeof("fwload " FWLOAD_VERSION)) ?
 			       EX_SYSTEM : 0;
-	while ((c = opt_next(&o, "cvIiPs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
+	while ((c = opt_next(&o, "cvIiPUs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
 		if (c == '?' || c == ':')
 			usage(c == '?' ? "unknown option" : "option wants a value");
-		else if (c == 'c' || c == 'v' || c == 'I' || c == 'i' || c == 'P')
-			*(c == 'c' ? &cancel : c == 'v' ? &opt.verbose : c == 'I' ? &stamp_only : c == 'i' ? &key_only : &list) = 1;
+		else if (c == 'c' || c == 'v' || c == 'I' || c == 'i' || c == 'P' || c == 'U')
+			*(c == 'c' ? &cancel : c == 'v' ? &opt.verbose : c == 'I' ? &stamp_only : c == 'i' ? &key_only :
+			  c == 'U' ? &opt.upload : &list) = 1;
 		else if (c == 's' || c == 'n' || c == 'w' || c == 'L' || c == 'K' || c == 'k')
 			*(c == 's' ? &opt.sysfs : c == 'n' ? &opt.name : c == 'w' ? &opt.note :
 			  c == 'L' ? &lmsg : c == 'K' ? &cache : &opt.lockdir) = val;
@@ -1116,6 +1195,8 @@ int main(int argc, char **argv)
 	}
 	argc -= o.i;
 	argv += o.i;
+	if (opt.upload && (cancel || stamp_only || list || lmsg || cache))
+		usage("-U goes with DEVPATH FILE or -i only");
 	if (stamp_only) {
 		if (argc < 1 || cancel || lmsg || cache)
 			usage("-I takes PATH... only");
