@@ -7,14 +7,18 @@
  *   0. -K CACHE: the configuration the caller decided from is still on
  *      disk, or nothing is touched                               -> exit 7
  *   1. open the request's directory once; loading and data relative to it
- *      (a request replaced at the same DEVPATH is never written to)
+ *      (a request replaced at the same DEVPATH is never written to); -e
+ *      (the caller saw it, as an event's files come before its uevent):
+ *      not there means answered meanwhile                        -> exit 5
  *   2. leave firmware-upload devices alone (writing starts a flash) -> 6
  *   3. lock LOCKDIR/DEV-INO, a file only root can open: one answerer per
  *      request; held elsewhere                                   -> exit 5
  *   4. open the image (never a FIFO or a device: O_PATH, fstat, reopen),
  *      inside the -r directories; start COMMAND if any, in a session of
  *      its own: it and all it starts end with the load
- *   5. write "1" to loading, the image to data (one page per write: loop)
+ *   5. write "1" to loading, read it back (0: another answered it before
+ *      us, its "1" ignored -> exit 5), the image to data (one page per
+ *      write: loop)
  *   6. write "0" (whole image, COMMAND exited 0, file unchanged) or "-1"
  *   7. only then unlock and log the outcome: one line, to a sink that
  *      cannot keep us past a second
@@ -22,7 +26,7 @@
  * Every path after the lock ends in exactly one "0" or "-1"; every signal
  * that could end us stays blocked, so it ends the load in "-1" too. Exit
  * status: 0 loaded, 1 cancelled (-c), 2 aborted, 3 stopped by a signal,
- * 5 busy, 6 not a request, 7 configuration changed (-K: nothing written),
+ * 5 busy or answered by another, 6 not a request, 7 configuration changed (-K: nothing written),
  * 100 usage, 111 system error or no request to answer.
  */
 #define _GNU_SOURCE
@@ -49,9 +53,9 @@ enum { LOADED = 0, CANCELLED = 1, ABORTED = 2, STOPPED = 3, BUSY = 5, NOT_REQUES
 enum { ERR = 3, WARN = 4, INFO = 6 };  /* kmsg and syslog levels */
 
 static const char usage_text[] =
-	"usage: fwload [-v] [-s SYSFS] [-t WAIT] [-T DEADLINE] [-S MAXSIZE] [-n NAME] [-l LOG] [-w NOTE]\n"
+	"usage: fwload [-ev] [-s SYSFS] [-t WAIT] [-T DEADLINE] [-S MAXSIZE] [-n NAME] [-l LOG] [-w NOTE]\n"
 	"              [-k LOCKDIR] [-K CACHE] [-r DIR]... DEVPATH FILE|- [COMMAND [ARG]...]\n"
-	"       fwload [-v] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] [-k LOCKDIR] [-K CACHE]\n"
+	"       fwload [-ev] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] [-k LOCKDIR] [-K CACHE]\n"
 	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
 	"       fwload -I PATH...    (a configuration cache's stamp)\n"
@@ -59,15 +63,16 @@ static const char usage_text[] =
 	"       fwload [-s SYSFS] -i DEVPATH (the request's key)\n"
 	"       fwload [-s SYSFS] -P [COMMAND [ARG]...] (the pending requests)\n"
 	"       fwload --help | --version\n"
-	"WAIT: seconds for the request to appear (TIMEOUT, else 60), and the most a\n"
-	"stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
+	"-e: the request was there (an event's): gone is answered by another (5).\n"
+	"WAIT: seconds for the request to appear (TIMEOUT, else 60; none with -e), and\n"
+	"the most a stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
 	"MAXSIZE: bytes, K/M/G (256M). LOG: kmsg (default), syslog, none, /FILE.\n"
 	"LOCKDIR: /run/fwload/lock. COMMAND: an absolute path; its output is the image.\n";
 
 static struct {
 	const char *sysfs, *devpath, *name, *image, *source, *log, *note, *lockdir, **roots;
 	char *const *cmd;  /* COMMAND [ARG]...: its output is the image */
-	int nroots, verbose;
+	int nroots, verbose, seen;  /* seen: -e */
 	int64_t wait_s, quiet_s, deadline_s, max_size, start;
 } opt;
 
@@ -724,7 +729,8 @@ static int print_stamp(char **paths, int n)
 
 /* --- The request and its lock. --- */
 
-/* Open SYSFS/DEVPATH and its loading, waiting up to -t for them. */
+/* Open SYSFS/DEVPATH and its loading, waiting up to -t for them (not with
+ * -e: the request was there, so not there now is gone). */
 static int open_request(int *dir)
 {
 	for (int64_t waited = 0, step = 5;; waited += step, step = step < 100 ? step * 2 : 100) {
@@ -732,13 +738,13 @@ static int open_request(int *dir)
 		int fd, err;
 
 		if ((*dir = open(req, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-			if ((fd = openat(*dir, "loading", O_WRONLY | O_NOCTTY | O_CLOEXEC)) >= 0)
+			if ((fd = openat(*dir, "loading", O_RDWR | O_NOCTTY | O_CLOEXEC)) >= 0)
 				return fd;
 			err = errno;
 			close(*dir);
 			errno = err;
 		}
-		if (errno != ENOENT || waited >= opt.wait_s * 1000 || stopped())
+		if (errno != ENOENT || opt.seen || waited >= opt.wait_s * 1000 || stopped())
 			return -1;
 		wait_fds(p, 0, step);
 	}
@@ -831,6 +837,11 @@ static int load(struct load *l)
 		return fail("cannot open %q/data%e", req, errno), gone() ? GONE : ABORTED;
 	if (answer(l->loading, "1") < 0)
 		return fail("cannot start: write 1 to %q/loading%e", req, errno), gone() ? GONE : ABORTED;
+	/* Answered by another between its unlock and our lock (the directory
+	 * goes a little after the answer): the kernel ignored our "1", and
+	 * loading reads 0 (done or aborted), not 1. Not ours: left alone. */
+	if (pread(l->loading, &c, 1, 0) == 1 && c == '0')
+		return fail("%q was answered by another before this answer; left alone", opt.devpath), BUSY;
 	f = copy(l->in, l->data, l->img >= 0 && !l->pid ? st.st_size : -1, &n);
 	if (l->pid && f == OK) {  /* EOF: COMMAND has the silence limit to exit */
 		ws = end_cmd(l->pid, (left = left_ms()) < quiet ? left : quiet);
@@ -882,7 +893,12 @@ static int run(int cancel)
 	const char *no_lock = "";
 	int status, lock, lockdir = -1;
 
-	if ((l.loading = open_request(&l.dir)) < 0) {
+	if ((l.loading = open_request(&l.dir)) < 0 && opt.seen && errno == ENOENT && !stopped()) {
+		fail("%q is gone: answered by another; left alone", opt.devpath);
+		status = BUSY;  /* -e: it was there; not ours to say more */
+		goto close_request;
+	}
+	if (l.loading < 0) {
 		fail("no request: cannot open %q/loading%e%s", req, errno, stopped() ? "; stopped by a signal" : "");
 		say(ERR, msg.buf, 1);
 		return stopped() ? STOPPED : EX_SYSTEM;
@@ -910,17 +926,18 @@ static int run(int cancel)
 		line_fmt(&msg, "; the request is gone");
 	else if (status == ABORTED || status == STOPPED)
 		line_fmt(&msg, "; request aborted");
-	if (status != LOADED && answer(l.loading, "-1") < 0 && !gone())
+	if (status != LOADED && status != BUSY && answer(l.loading, "-1") < 0 && !gone())
 		line_fmt(&msg, "; cannot write -1%e", errno);
 	if (lock >= 0) {  /* answered: the lock goes, then we talk */
 		unlinkat(lockdir, name.buf, 0);
 		close(lock);
-	} else {
+	} else if (status != BUSY) {
 		line_fmt(&msg, "; answered without a lock (%s %q)", no_lock, opt.lockdir);
 	}
-	if (opt.note)
+	if (opt.note && status != BUSY)
 		line_fmt(&msg, "; %q", opt.note);
-	say(status == LOADED ? INFO : status == CANCELLED ? WARN : ERR, msg.buf, status != LOADED);
+	if (status != BUSY)  /* answered by another: its line says */
+		say(status == LOADED ? INFO : status == CANCELLED ? WARN : ERR, msg.buf, status != LOADED);
 	if (l.pid)
 		end_cmd(l.pid, 0);
 	if (l.in > 0 && l.in != l.img)
@@ -937,8 +954,8 @@ close_request:
 	}
 	if (lockdir >= 0)
 		close(lockdir);
-	close(l.loading);
-	close(l.dir);
+	if (l.loading >= 0)
+		close(l.loading), close(l.dir);
 	return status;
 }
 
@@ -1092,11 +1109,12 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
 		return write_all(1, "fwload " FWLOAD_VERSION "\n", sizeof("fwload " FWLOAD_VERSION)) ?
 			       EX_SYSTEM : 0;
-	while ((c = opt_next(&o, "cvIiPs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
+	while ((c = opt_next(&o, "cevIiPs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
 		if (c == '?' || c == ':')
 			usage(c == '?' ? "unknown option" : "option wants a value");
-		else if (c == 'c' || c == 'v' || c == 'I' || c == 'i' || c == 'P')
-			*(c == 'c' ? &cancel : c == 'v' ? &opt.verbose : c == 'I' ? &stamp_only : c == 'i' ? &key_only : &list) = 1;
+		else if (c == 'c' || c == 'e' || c == 'v' || c == 'I' || c == 'i' || c == 'P')
+			*(c == 'c' ? &cancel : c == 'e' ? &opt.seen : c == 'v' ? &opt.verbose : c == 'I' ? &stamp_only :
+			  c == 'i' ? &key_only : &list) = 1;
 		else if (c == 's' || c == 'n' || c == 'w' || c == 'L' || c == 'K' || c == 'k')
 			*(c == 's' ? &opt.sysfs : c == 'n' ? &opt.name : c == 'w' ? &opt.note :
 			  c == 'L' ? &lmsg : c == 'K' ? &cache : &opt.lockdir) = val;

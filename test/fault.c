@@ -42,6 +42,10 @@
  *                        first time, then 1 corrected (or failed) read
  *   FAULT_NO_SIGNALFD=1  syscall(SYS_signalfd4, ...) fails with EMFILE (no
  *                        fd left when fwload starts)
+ *   FAULT_ANSWERED=1     the request was answered by another before us: a
+ *                        write to "loading" (an fd whose link ends in
+ *                        "/loading") is taken and ignored, as the kernel
+ *                        does then (the file holds what reading it gives)
  *   FAULT_STATS=FILE     at exit, write the count of calls on data per
  *                        primitive ("sendfile N", "splice N", "write N"),
  *                        and of kill() calls aimed at our own process
@@ -70,7 +74,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 
-enum kind { OTHER, DATA, IMAGE };
+enum kind { OTHER, DATA, IMAGE, LOADING };
 
 static ssize_t (*real_write)(int, const void *, size_t);
 static ssize_t (*real_read)(int, void *, size_t);
@@ -93,7 +97,7 @@ static struct {
 	int ready;
 	long long short_n, eintr_k, slow_us, eio_at, enodev_at, read_eio_at, read_eintr_k;
 	long long truncate_at, append_at, rewrite_at;
-	int no_sendfile, no_splice, no_fork, no_proc, no_handle, read_ebadmsg, no_signalfd;
+	int no_sendfile, no_splice, no_fork, no_proc, no_handle, read_ebadmsg, no_signalfd, answered;
 	const char *swap, *image_name, *replace, *ecc;
 	char image[PATH_MAX];   /* canonical path, "-" for fd 0, "" for none */
 	const char *stats;
@@ -159,6 +163,7 @@ static void init(void)
 	cf.read_ebadmsg = num("FAULT_READ_EBADMSG", 0) != 0;
 	cf.ecc = getenv("FAULT_ECC");
 	cf.no_signalfd = num("FAULT_NO_SIGNALFD", 0) != 0;
+	cf.answered = num("FAULT_ANSWERED", 0) != 0;
 	real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
 	img = getenv("FAULT_IMAGE");
 	if (img && strcmp(img, "-") == 0)
@@ -183,6 +188,8 @@ static enum kind kind(int fd)
 	link[n] = '\0';
 	if (n >= 5 && strcmp(link + n - 5, "/data") == 0)
 		return DATA;
+	if (n >= 8 && strcmp(link + n - 8, "/loading") == 0)
+		return LOADING;
 	if (cf.image[0] == '/' && strcmp(link, cf.image) == 0)
 		return IMAGE;
 	return OTHER;
@@ -287,9 +294,12 @@ static void image_done(ssize_t r)
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
+	enum kind k = kind(fd);
 	ssize_t r;
 
-	if (kind(fd) != DATA)
+	if (k == LOADING && cf.answered)
+		return (ssize_t)n;
+	if (k != DATA)
 		return real_write(fd, buf, n);
 	n_write++;
 	if (data_gate(&n) < 0)
