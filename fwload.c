@@ -15,7 +15,8 @@
  *      request; held elsewhere                                   -> exit 5
  *   4. open the image (never a FIFO or a device: O_PATH, fstat, reopen),
  *      inside the -r directories; start COMMAND if any, in a session of
- *      its own: it and all it starts end with the load
+ *      its own led by its keeper: it and all it starts end with the load,
+ *      and with us if we die
  *   5. write "1" to loading, read it back (0: another answered it before
  *      us, its "1" ignored -> exit 5), the image to data (one page per
  *      write: loop)
@@ -37,6 +38,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -249,25 +251,85 @@ static void read_child_err(void)
 			child_line[child_len++] = b[i];
 }
 
-/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask,
- * in a session of its own (no controlling terminal; one process group,
- * which end_cmd ends as a whole): its pid, or 0 with msg set. */
-static pid_t start_cmd(int in, int *out)
+/*
+ * COMMAND's keeper: a copy of us (clone: fork's semantics without fork's
+ * locks) that leads COMMAND's session and process group and runs no
+ * program. Our death, however it comes (SIGKILL to us or to our job's
+ * group, an OOM kill), reaches it as SIGTERM (PR_SET_PDEATHSIG: nothing
+ * else would tell the group, which no signal to us reaches), and it ends
+ * the group: COMMAND and all it started. Otherwise it waits for COMMAND and
+ * ends as COMMAND did (its status, or its signal), which end_cmd reads as
+ * COMMAND's. Its fds: 0-2 for COMMAND until it has started, then none (the
+ * request's lock above all: never held past our death).
+ */
+static int keeper(void *arg)
 {
-	int o[2] = { -1, -1 }, e[2] = { -1, -1 };
-	pid_t pid = -1;
+	static const unsigned long dfl[8], wake[16 / sizeof(long)] = { 1UL << (SIGTERM - 1) | 1UL << (SIGCHLD - 1) };
+	const int *fd = arg;  /* in, out, err, our parent's pid */
+	static const uint64_t no_core[2];  /* the kernel's rlimit64 (raw: libc's setrlimit may be heavy) */
+	unsigned long sig[16 / sizeof(long)] = { 0 };
+	struct line l = { .len = 0 };
+	int ws = 0, s;
+	pid_t pid;
 
-	if (syscall(SYS_pipe2, o, O_CLOEXEC) == 0 && syscall(SYS_pipe2, e, O_CLOEXEC) == 0 && (pid = vfork()) == 0) {
-		struct line l = { .len = 0 };  /* the child only resets its own state, then execs */
+	if (setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || dup2(fd[0], 0) != 0 || dup2(fd[1], 1) != 1 ||
+	    dup2(fd[2], 2) != 2) {
+		line_fmt(&l, "cannot run %q: its session%e\n", opt.cmd[0], errno);
+		(void)write_all(2, l.buf, l.len);
+		_exit(127);
+	}
+	if (getppid() != fd[3])
+		_exit(127);  /* we died already */
+	close_from(3);
+	if ((pid = vfork()) == 0) {
 		extern char **environ;
 
-		if (dup2(in, 0) == 0 && dup2(o[1], 1) == 1 && dup2(e[1], 2) == 2 && setsid() > 0) {
-			child_reset();
-			execve(opt.cmd[0], opt.cmd, environ);
-		}
+		child_reset();
+		execve(opt.cmd[0], opt.cmd, environ);
 		line_fmt(&l, "cannot run %q%e\n", opt.cmd[0], errno);
 		(void)write_all(2, l.buf, l.len);
 		_exit(127);
+	}
+	if (pid < 0) {
+		line_fmt(&l, "cannot start %q%e\n", opt.cmd[0], errno);
+		(void)write_all(2, l.buf, l.len);
+		_exit(127);
+	}
+	close(0), close(1), close(2);
+	/* SIGTERM and SIGCHLD stay blocked (all do, since block_signals()):
+	 * taken here one at a time. */
+	for (;;) {
+		s = (int)syscall(SYS_rt_sigtimedwait, wake, NULL, NULL, KSIG_BYTES);
+		if (s == SIGTERM)
+			kill(0, SIGKILL);  /* the group, and us with it */
+		if (s == SIGCHLD && waitpid(pid, &ws, WNOHANG) == pid)
+			break;
+	}
+	if (WIFEXITED(ws))
+		_exit(WEXITSTATUS(ws));
+	/* killed by a signal: the same, with no core of ours */
+	s = WTERMSIG(ws);
+	sig[(s - 1) / LBITS] = 1UL << (s - 1) % LBITS;
+	syscall(SYS_prlimit64, 0, RLIMIT_CORE, no_core, NULL);
+	syscall(SYS_rt_sigaction, s, dfl, NULL, KSIG_BYTES);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, sig, NULL, KSIG_BYTES);
+	kill(getpid(), s);
+	_exit(128 + s);
+}
+
+/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask,
+ * in a session of its own that its keeper leads (no controlling terminal,
+ * nor a way to get one; one process group, which end_cmd ends as a whole,
+ * and the keeper when we die): the keeper's pid, or 0 with msg set. */
+static pid_t start_cmd(int in, int *out)
+{
+	static long long stack[4096];  /* the keeper's */
+	int o[2] = { -1, -1 }, e[2] = { -1, -1 }, fd[4];
+	pid_t pid = -1;
+
+	if (syscall(SYS_pipe2, o, O_CLOEXEC) == 0 && syscall(SYS_pipe2, e, O_CLOEXEC) == 0) {
+		fd[0] = in, fd[1] = o[1], fd[2] = e[1], fd[3] = getpid();
+		pid = clone(keeper, stack + 4096, SIGCHLD, fd);
 	}
 	if (pid < 0)
 		fail("cannot start %q%e", opt.cmd[0], errno);

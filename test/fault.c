@@ -21,8 +21,9 @@
  *   FAULT_APPEND_AT=B    when B bytes went to data, append to the image
  *   FAULT_REWRITE_AT=B   when B bytes went to data, overwrite the image's
  *                        first byte in place (same size, new mtime)
- *   FAULT_NO_FORK=1      fork() and vfork() fail with EAGAIN (vfork() is
- *                        otherwise a fork(): a wrapper cannot vfork)
+ *   FAULT_NO_FORK=1      fork(), vfork() and clone() fail with EAGAIN
+ *                        (vfork() is otherwise a fork(): a wrapper cannot
+ *                        vfork)
  *   FAULT_SWAP=PATH      right after the first stat() or open() of the name
  *                        FAULT_IMAGE (as given, or as its last component
  *                        opened from its directory's fd, as fwload's -r walk
@@ -419,6 +420,29 @@ pid_t fork(void)
 		return -1;
 	}
 	return real_fork();
+}
+
+/* clone(fn, stack, flags, arg, ...): fwload starts COMMAND's keeper (and
+ * its log file's writer) with it. */
+int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	static int (*real_clone)(int (*)(void *), void *, int, void *, ...);
+	va_list ap;
+	void *ptid, *tls, *ctid;
+
+	init();
+	if (cf.no_fork) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (!real_clone)
+		real_clone = (int (*)(int (*)(void *), void *, int, void *, ...))dlsym(RTLD_NEXT, "clone");
+	va_start(ap, arg);
+	ptid = va_arg(ap, void *);
+	tls = va_arg(ap, void *);
+	ctid = va_arg(ap, void *);
+	va_end(ap);
+	return real_clone(fn, stack, flags, arg, ptid, tls, ctid);
 }
 
 /* ECCGETSTATS, struct mtd_ecc_stats (<mtd/mtd-abi.h>), on the image. */
