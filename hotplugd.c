@@ -772,31 +772,59 @@ close_fd:
  * locked file: a hotplugd that exits unlinks its file before it lets go of
  * the lock, and whoever opened the file just before would otherwise lock a
  * file nobody can see, beside a third instance that made a new one. Its
- * directory is made (0700) if missing. The fd, or -1.
+ * directory is made (0700) if missing.
+ *
+ * A full /run (or a read-only one) costs the record, never the loader: a
+ * number that cannot be written leaves the file locked and empty (fwloadctl
+ * finds us by the lock); a file that cannot be made at all (no free inode:
+ * ENOSPC, EDQUOT, EROFS) is replaced by a lock on its directory, which
+ * keeps out a second hotplugd that cannot make it either (and which
+ * fwloadctl finds us by); no directory to lock: we run without either.
+ * Each is one line. The fd (the lock), -2 for none, or -1 (refused).
  */
+static int no_room(int err)
+{
+	return err == ENOSPC || err == EDQUOT || err == EROFS;
+}
+
 static int pidfile(void)
 {
 	struct line l = { .len = 0 };
-	char old[24];
+	char old[24], dir[PATH_MAX], *slash;
+	int err;
 
+	if (strlen(opt.pidfile) >= sizeof(dir))
+		return say(ERR, "the pid file's name is too long: %q", opt.pidfile), -1;
+	memcpy(dir, opt.pidfile, strlen(opt.pidfile) + 1);
+	for (slash = dir + strlen(dir); *slash != '/'; slash--)
+		;
+	*slash = '\0';
 	for (int tries = 0; tries < 8; tries++) {
 		struct stat fst, pst;
-		char dir[PATH_MAX], *slash;
 		int fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0644);
-		ssize_t r;
+		ssize_t r = -1;
 
-		if (fd < 0 && errno == ENOENT && strlen(opt.pidfile) < sizeof(dir)) {
-			memcpy(dir, opt.pidfile, strlen(opt.pidfile) + 1);
-			for (slash = dir + strlen(dir); *slash != '/'; slash--)
-				;
-			if (slash > dir) {
-				*slash = '\0';
-				if (mkdir(dir, 0700) == 0 || errno == EEXIST)
-					fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
-						  O_NONBLOCK, 0644);
-				else
-					errno = ENOENT;
+		if (fd < 0 && errno == ENOENT && slash > dir) {
+			if (mkdir(dir, 0700) == 0 || errno == EEXIST)
+				fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK,
+					  0644);
+		}
+		if (fd < 0 && no_room(err = errno)) {
+			fd = open(slash > dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+			if (fd < 0) {
+				say(ERR, "cannot make the pid file %q%e, nor open its directory: running without either "
+				    "(nothing keeps a second hotplugd out)", opt.pidfile, err);
+				return -2;
 			}
+			if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+				say(ERR, "%s: cannot make the pid file %q%e, and its directory is locked",
+				    errno == EWOULDBLOCK ? "already running" : "cannot lock", opt.pidfile, err);
+				close(fd);
+				return -1;
+			}
+			say(ERR, "cannot make the pid file %q%e: running without it, its directory locked instead",
+			    opt.pidfile, err);
+			return fd;
 		}
 		if (fd < 0) {
 			say(ERR, "cannot open the pid file %q%e", opt.pidfile, errno);
@@ -821,9 +849,10 @@ static int pidfile(void)
 		if (lstat(opt.pidfile, &pst) == 0 && pst.st_dev == fst.st_dev && pst.st_ino == fst.st_ino &&
 		    fstat(fd, &fst) == 0 && fst.st_nlink == 1) {
 			line_fmt(&l, "%d\n", (long long)getpid());
-			if (ftruncate(fd, 0) < 0 || pwrite(fd, l.buf, l.len, 0) != (ssize_t)l.len) {
-				say(ERR, "cannot write the pid file %q%e", opt.pidfile, errno);
-				goto close_fd;
+			if (ftruncate(fd, 0) < 0 || (r = pwrite(fd, l.buf, l.len, 0)) != (ssize_t)l.len) {
+				err = r >= 0 ? ENOSPC : errno;
+				(void)!ftruncate(fd, 0);  /* empty, never a part of the number */
+				say(ERR, "cannot write the pid into %q%e: it stays empty, and locked", opt.pidfile, err);
 			}
 			return fd;  /* kept open: the lock */
 		}
@@ -961,7 +990,7 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	sigemptyset(&none);
 
-	if (opt.pidfile && (pid_fd = pidfile()) < 0)
+	if (opt.pidfile && (pid_fd = pidfile()) == -1)
 		goto out;
 	if ((fd = open_socket()) < 0)
 		goto out;
