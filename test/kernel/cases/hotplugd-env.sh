@@ -6,7 +6,8 @@
 # DEVNAME): with -s misc
 # the child gets the event's ACTION, DEVPATH, SUBSYSTEM, SEQNUM and device
 # keys, HOME=/ and the kernel's PATH, and nothing else. A firmware request's
-# child gets exactly the kernel helper's variables.
+# child gets exactly the kernel helper's variables, and hotplugd's own
+# FWLOAD_HOLD_DETACH (a hold never keeps a job slot).
 . ../lib.sh
 . ./hotplugd-lib
 # PROGRAM: its environment's names (the shell's own left out) and FIRMWARE.
@@ -37,6 +38,6 @@ misc=$(cat /run/hp-env.misc.*) || fail "PROGRAM did not run for the misc event"
 want="ACTION DEVNAME DEVPATH HOME MAJOR MINOR PATH SEQNUM SUBSYSTEM "
 [ "$misc" = "$want" ] || fail "the misc event's child got: $misc; want: $want"
 fw=$(cat /run/hp-env.firmware.*) || fail "PROGRAM did not run for the firmware event"
-want="ACTION ASYNC DEVPATH FIRMWARE HOME PATH SEQNUM SUBSYSTEM TIMEOUT "
+want="ACTION ASYNC DEVPATH FIRMWARE FWLOAD_HOLD_DETACH HOME PATH SEQNUM SUBSYSTEM TIMEOUT "
 [ "$fw" = "$want" ] || fail "the firmware event's child got: $fw; want: $want"
 echo "ok: the children got the allowed keys only (misc: $misc)"
