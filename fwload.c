@@ -422,12 +422,12 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 		off_t off = (off_t)*n;
 		ssize_t r;
 
+		if (size >= 0 && left == 0)
+			return OK;  /* the caller looks at the signals next */
 		if (stopped())
 			return F_STOP;
 		if (left_ms() <= 0)
 			return F_LATE;
-		if (size >= 0 && left == 0)
-			return OK;
 		if (size < 0 && (f = wait_input(in)) != OK)
 			return f;
 		if (fast && left > 0) {
