@@ -140,7 +140,9 @@ stalled() {
 	stat_of "$job"
 	[ "$ppid" = "$HPID" ] || fail "$1: the job's group $job is no child of hotplugd $HPID"
 	stat_of "$prog"
-	[ "$pgrp" = "$keeper" ] && [ "$pgrp" != "$job" ] || fail "$1: the program's group $pgrp (keeper $keeper, job $job)"
+	if [ "$pgrp" != "$keeper" ] || [ "$pgrp" = "$job" ]; then
+		fail "$1: the program's group $pgrp (keeper $keeper, job $job)"
+	fi
 }
 
 stalled fwload-test-jobkill.bin
@@ -206,7 +208,7 @@ until [ "$(grep -c '^+ 1 ' /run/burst-jobs)" -ge 8 ]; do
 	sleep 0.1
 done
 i=0
-until [ "$(ls -d /sys/class/firmware/fwload-test-burst-* | wc -l)" = $n ]; do
+until [ "$(find /sys/class/firmware/ -name 'fwload-test-burst-*' | wc -l)" = $n ]; do
 	i=$((i + 1))
 	[ "$i" -le 300 ] || fail "the burst's $n requests did not all appear"
 	sleep 0.1
