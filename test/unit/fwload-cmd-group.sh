@@ -62,7 +62,8 @@ request x.bin
 env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$T/prog" </dev/null >"$T/stdout" 2>"$T/stderr" &
 pid=$!
 until_true "the program to start its child" test -s "$T/o/pids"
-kill -TERM "$pid"
+bg_pid "$pid"
+kill -TERM "$bgpid"
 wait "$pid"
 st=$?
 status_is 3
@@ -83,7 +84,8 @@ for via in "" "$REPO/fwload-runas $RUNAS_ID:$RUNAS_ID"; do
 	env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - $via "$T/prog" </dev/null >"$T/stdout" 2>"$T/stderr" &
 	pid=$!
 	until_true "the program to start its child" test -s "$T/o/pids"
-	kill -KILL "$pid"
+	bg_pid "$pid"
+	kill -KILL "$bgpid"
 	wait "$pid"
 	file_is "$REQ/loading" 1 "loading (fwload killed mid-load: nothing more written)"
 	gone "after SIGKILL to fwload${via:+ (through fwload-runas)}"

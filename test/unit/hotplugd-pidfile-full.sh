@@ -54,10 +54,20 @@ started() {
 	: >"$T/hpd.err"
 	: >"$T/ready"
 	"$HPD" -x "$T/prog" -S "$SYS" -p "$1" -D 3 3>"$T/ready" 2>"$T/hpd.err" </dev/null &
-	HPID=$!
+	bg_pid $!
+	HPID=$bgpid
 	wait_for '[ -s "$T/ready" ] || ! alive $HPID' "$2: hotplugd is neither ready nor gone"
 	[ -s "$T/ready" ] || fail "$2: hotplugd did not start: $(cat "$T/hpd.err")"
 	wait_for '[ "$(runs)" = 1 ]' "$2: the pending request was not served: $(cat "$T/hpd.err")"
+}
+
+# stopped: SIGTERM to it, and it is gone (not through wait: under yash it
+# is the child of the subshell $! named).
+stopped() {
+	kill -TERM "$HPID" || fail "hotplugd is gone before SIGTERM"
+	wait_for '! alive $HPID' "hotplugd $HPID did not stop"
+	wait
+	HPID=
 }
 
 # refused PIDFILE LINE: a second hotplugd with PIDFILE refuses (111), LINE.
@@ -81,7 +91,7 @@ file_is "$T/hpd.err" "hotplugd: cannot write the pid into $FULL/hotplugd.pid: er
 file_is "$FULL/hotplugd.pid" "" "the pid file (no free block)"
 refused "$FULL/hotplugd.pid" "hotplugd: already running: $FULL/hotplugd.pid is locked (pid )"
 status_names "no free block"
-hpd_stop TERM
+stopped
 no_file "$FULL/hotplugd.pid" "the pid file after hotplugd stopped"
 
 fill inodes
@@ -91,12 +101,12 @@ file_is "$T/hpd.err" "hotplugd: cannot make the pid file $FULL/hotplugd.pid: err
 no_file "$FULL/hotplugd.pid"
 refused "$FULL/hotplugd.pid" "hotplugd: already running: cannot make the pid file $FULL/hotplugd.pid: errno 28 (ENOSPC), and its directory is locked"
 status_names "no free inode"
-hpd_stop TERM
+stopped
 # A pid file whose directory cannot be made either: no lock, said; served.
 started "$FULL/sub/hotplugd.pid" "no-directory"
 file_is "$T/hpd.err" "hotplugd: cannot make the pid file $FULL/sub/hotplugd.pid: errno 28 (ENOSPC), nor open its directory: running without either (nothing keeps a second hotplugd out)
 " "hotplugd's lines (no directory)"
-hpd_stop TERM
+stopped
 
 # The control: room for it.
 fill room
@@ -104,4 +114,4 @@ started "$FULL/hotplugd.pid" room
 file_is "$FULL/hotplugd.pid" "$HPID
 " "the pid file (room)"
 file_is "$T/hpd.err" "" "hotplugd's lines (room)"
-hpd_stop TERM
+stopped
