@@ -84,6 +84,9 @@ bg_pid() {
 			if [ "$_pp" = "$1" ]; then
 				# shellcheck disable=SC2034 # for the cases
 				bgpid=$_p
+				# (a program just run there may have started a child)
+				# shellcheck disable=SC3013,SC2034
+				[ "/proc/$1/exe" -ef "/proc/$$/exe" ] || bgpid=$1
 				return 0
 			fi
 		done
