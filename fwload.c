@@ -27,8 +27,9 @@
  * Every path after the lock ends in exactly one "0" or "-1"; every signal
  * that could end us stays blocked, so it ends the load in "-1" too. Exit
  * status: 0 loaded, 1 cancelled (-c), 2 aborted, 3 stopped by a signal,
- * 5 busy or answered by another, 6 not a request, 7 configuration changed (-K: nothing written),
- * 100 usage, 111 system error or no request to answer.
+ * 5 busy or answered by another, 6 not a request, 7 configuration changed
+ * (-K: nothing written), 100 usage, 111 system error or no request to
+ * answer.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
