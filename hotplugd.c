@@ -41,7 +41,9 @@
  *      request unanswered (loading at 1): that request alone, known by its
  *      identity (its kernfs directory's device and inode), is looked at
  *      again as the rescan does; once (reap).
- *   7. SIGTERM or SIGINT: nothing more is read or started; running children
+ *   7. What a child leaves behind (a held request's agent runs on,
+ *      detached) becomes ours, not init's (a subreaper): reaped as it ends.
+ *   8. SIGTERM or SIGINT: nothing more is read or started; running children
  *      get STOP_WAIT_MS to end, what still runs then is logged; exit 0.
  *
  * Exit status: 0 stopped by SIGTERM or SIGINT, 100 usage, 111 system error.
@@ -60,6 +62,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -974,6 +977,11 @@ int main(int argc, char **argv)
 	}
 	umask(022);
 	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC | O_NOCTTY);
+	/* What our children leave behind (a held request's agent, detached; a
+	 * hook's straggler) is ours, not init's: reaped here, and under a
+	 * service manager that has no pid file to read (a full /run) we are
+	 * the one process of the service left to take for its main one. */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
