@@ -7,7 +7,9 @@
  *   0. -K CACHE: the configuration the caller decided from is still on
  *      disk, or nothing is touched                               -> exit 7
  *   1. open the request's directory once; loading and data relative to it
- *      (a request replaced at the same DEVPATH is never written to)
+ *      (a request replaced at the same DEVPATH is never written to); -e
+ *      (the caller saw it, as an event's files come before its uevent):
+ *      not there means answered meanwhile                        -> exit 5
  *   2. leave firmware-upload devices alone (writing starts a flash) -> 6
  *      (-U, fwloadctl upload: the other way round, an idle firmware-upload
  *      device only, and the bytes written so far on stdout)
@@ -15,8 +17,11 @@
  *      request; held elsewhere                                   -> exit 5
  *   4. open the image (never a FIFO or a device: O_PATH, fstat, reopen),
  *      inside the -r directories; start COMMAND if any, in a session of
- *      its own: it and all it starts end with the load
- *   5. write "1" to loading, the image to data (one page per write: loop)
+ *      its own led by its keeper: it and all it starts end with the load,
+ *      and with us if we die
+ *   5. write "1" to loading, read it back (0: another answered it before
+ *      us, its "1" ignored -> exit 5), the image to data (one page per
+ *      write: loop)
  *   6. write "0" (whole image, COMMAND exited 0, file unchanged) or "-1"
  *   7. only then unlock and log the outcome: one line, to a sink that
  *      cannot keep us past a second
@@ -24,9 +29,10 @@
  * Every path after the lock ends in exactly one "0" or "-1"; every signal
  * that could end us stays blocked, so it ends the load in "-1" too. Exit
  * status: 0 loaded (-U: handed over), 1 cancelled (-c), 2 aborted, 3
- * stopped by a signal, 5 busy (-U: or the device not idle), 6 not a request
- * (-U: not a firmware-upload device), 7 configuration changed (-K: nothing
- * written), 100 usage, 111 system error or no request to answer.
+ * stopped by a signal, 5 busy or answered by another (-U: or the device
+ * not idle), 6 not a request (-U: not a firmware-upload device), 7
+ * configuration changed (-K: nothing written), 100 usage, 111 system error
+ * or no request to answer.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
@@ -36,6 +42,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -52,9 +59,9 @@ enum { LOADED = 0, CANCELLED = 1, ABORTED = 2, STOPPED = 3, BUSY = 5, NOT_REQUES
 enum { ERR = 3, WARN = 4, INFO = 6 };  /* kmsg and syslog levels */
 
 static const char usage_text[] =
-	"usage: fwload [-v] [-s SYSFS] [-t WAIT] [-T DEADLINE] [-S MAXSIZE] [-n NAME] [-l LOG] [-w NOTE]\n"
+	"usage: fwload [-ev] [-s SYSFS] [-t WAIT] [-T DEADLINE] [-S MAXSIZE] [-n NAME] [-l LOG] [-w NOTE]\n"
 	"              [-k LOCKDIR] [-K CACHE] [-U] [-r DIR]... DEVPATH FILE|- [COMMAND [ARG]...]\n"
-	"       fwload [-v] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] [-k LOCKDIR] [-K CACHE]\n"
+	"       fwload [-ev] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] [-k LOCKDIR] [-K CACHE]\n"
 	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
 	"       fwload -I PATH...    (a configuration cache's stamp)\n"
@@ -62,8 +69,9 @@ static const char usage_text[] =
 	"       fwload [-s SYSFS] [-U] -i DEVPATH (the request's key)\n"
 	"       fwload [-s SYSFS] -P [COMMAND [ARG]...] (the pending requests)\n"
 	"       fwload --help | --version\n"
-	"WAIT: seconds for the request to appear (TIMEOUT, else 60), and the most a\n"
-	"stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
+	"-e: the request was there (an event's): gone is answered by another (5).\n"
+	"WAIT: seconds for the request to appear (TIMEOUT, else 60; none with -e), and\n"
+	"the most a stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
 	"MAXSIZE: bytes, K/M/G (256M). LOG: kmsg (default), syslog, none, /FILE.\n"
 	"LOCKDIR: /run/fwload/lock. COMMAND: an absolute path; its output is the image.\n"
 	"-U: DEVPATH is an idle firmware-upload device (fwloadctl upload), the bytes\n"
@@ -72,7 +80,7 @@ static const char usage_text[] =
 static struct {
 	const char *sysfs, *devpath, *name, *image, *source, *log, *note, *lockdir, **roots;
 	char *const *cmd;  /* COMMAND [ARG]...: its output is the image */
-	int nroots, verbose, upload;  /* upload: -U */
+	int nroots, verbose, upload, seen;  /* upload: -U; seen: -e */
 	int64_t wait_s, quiet_s, deadline_s, max_size, start;
 } opt;
 
@@ -249,25 +257,85 @@ static void read_child_err(void)
 			child_line[child_len++] = b[i];
 }
 
-/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask,
- * in a session of its own (no controlling terminal; one process group,
- * which end_cmd ends as a whole): its pid, or 0 with msg set. */
-static pid_t start_cmd(int in, int *out)
+/*
+ * COMMAND's keeper: a copy of us (clone: fork's semantics without fork's
+ * locks) that leads COMMAND's session and process group and runs no
+ * program. Our death, however it comes (SIGKILL to us or to our job's
+ * group, an OOM kill), reaches it as SIGTERM (PR_SET_PDEATHSIG: nothing
+ * else would tell the group, which no signal to us reaches), and it ends
+ * the group: COMMAND and all it started. Otherwise it waits for COMMAND and
+ * ends as COMMAND did (its status, or its signal), which end_cmd reads as
+ * COMMAND's. Its fds: 0-2 for COMMAND until it has started, then none (the
+ * request's lock above all: never held past our death).
+ */
+static int keeper(void *arg)
 {
-	int o[2] = { -1, -1 }, e[2] = { -1, -1 };
-	pid_t pid = -1;
+	static const unsigned long dfl[8], wake[16 / sizeof(long)] = { 1UL << (SIGTERM - 1) | 1UL << (SIGCHLD - 1) };
+	const int *fd = arg;  /* in, out, err, our parent's pid */
+	static const uint64_t no_core[2];  /* the kernel's rlimit64 (raw: libc's setrlimit may be heavy) */
+	unsigned long sig[16 / sizeof(long)] = { 0 };
+	struct line l = { .len = 0 };
+	int ws = 0, s;
+	pid_t pid;
 
-	if (syscall(SYS_pipe2, o, O_CLOEXEC) == 0 && syscall(SYS_pipe2, e, O_CLOEXEC) == 0 && (pid = vfork()) == 0) {
-		struct line l = { .len = 0 };  /* the child only resets its own state, then execs */
+	if (setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || dup2(fd[0], 0) != 0 || dup2(fd[1], 1) != 1 ||
+	    dup2(fd[2], 2) != 2) {
+		line_fmt(&l, "cannot run %q: its session%e\n", opt.cmd[0], errno);
+		(void)write_all(2, l.buf, l.len);
+		_exit(127);
+	}
+	if (getppid() != fd[3])
+		_exit(127);  /* we died already */
+	close_from(3);
+	if ((pid = vfork()) == 0) {
 		extern char **environ;
 
-		if (dup2(in, 0) == 0 && dup2(o[1], 1) == 1 && dup2(e[1], 2) == 2 && setsid() > 0) {
-			child_reset();
-			execve(opt.cmd[0], opt.cmd, environ);
-		}
+		child_reset();
+		execve(opt.cmd[0], opt.cmd, environ);
 		line_fmt(&l, "cannot run %q%e\n", opt.cmd[0], errno);
 		(void)write_all(2, l.buf, l.len);
 		_exit(127);
+	}
+	if (pid < 0) {
+		line_fmt(&l, "cannot start %q%e\n", opt.cmd[0], errno);
+		(void)write_all(2, l.buf, l.len);
+		_exit(127);
+	}
+	close(0), close(1), close(2);
+	/* SIGTERM and SIGCHLD stay blocked (all do, since block_signals()):
+	 * taken here one at a time. */
+	for (;;) {
+		s = (int)syscall(SYS_rt_sigtimedwait, wake, NULL, NULL, KSIG_BYTES);
+		if (s == SIGTERM)
+			kill(0, SIGKILL);  /* the group, and us with it */
+		if (s == SIGCHLD && waitpid(pid, &ws, WNOHANG) == pid)
+			break;
+	}
+	if (WIFEXITED(ws))
+		_exit(WEXITSTATUS(ws));
+	/* killed by a signal: the same, with no core of ours */
+	s = WTERMSIG(ws);
+	sig[(s - 1) / LBITS] = 1UL << (s - 1) % LBITS;
+	syscall(SYS_prlimit64, 0, RLIMIT_CORE, no_core, NULL);
+	syscall(SYS_rt_sigaction, s, dfl, NULL, KSIG_BYTES);
+	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, sig, NULL, KSIG_BYTES);
+	kill(getpid(), s);
+	_exit(128 + s);
+}
+
+/* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask,
+ * in a session of its own that its keeper leads (no controlling terminal,
+ * nor a way to get one; one process group, which end_cmd ends as a whole,
+ * and the keeper when we die): the keeper's pid, or 0 with msg set. */
+static pid_t start_cmd(int in, int *out)
+{
+	static long long stack[4096];  /* the keeper's */
+	int o[2] = { -1, -1 }, e[2] = { -1, -1 }, fd[4];
+	pid_t pid = -1;
+
+	if (syscall(SYS_pipe2, o, O_CLOEXEC) == 0 && syscall(SYS_pipe2, e, O_CLOEXEC) == 0) {
+		fd[0] = in, fd[1] = o[1], fd[2] = e[1], fd[3] = getpid();
+		pid = clone(keeper, stack + 4096, SIGCHLD, fd);
 	}
 	if (pid < 0)
 		fail("cannot start %q%e", opt.cmd[0], errno);
@@ -385,12 +453,12 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 		off_t off = (off_t)*n;
 		ssize_t r;
 
+		if (size >= 0 && left == 0)
+			return OK;  /* the caller looks at the signals next */
 		if (stopped())
 			return F_STOP;
 		if (left_ms() <= 0)
 			return F_LATE;
-		if (size >= 0 && left == 0)
-			return OK;
 		if (size < 0 && (f = wait_input(in)) != OK)
 			return f;
 		if (fast && left > 0) {
@@ -755,7 +823,8 @@ static int print_stamp(char **paths, int n)
 
 /* --- The request and its lock. --- */
 
-/* Open SYSFS/DEVPATH and its loading, waiting up to -t for them. */
+/* Open SYSFS/DEVPATH and its loading, waiting up to -t for them (not with
+ * -e: the request was there, so not there now is gone). */
 static int open_request(int *dir)
 {
 	for (int64_t waited = 0, step = 5;; waited += step, step = step < 100 ? step * 2 : 100) {
@@ -763,13 +832,13 @@ static int open_request(int *dir)
 		int fd, err;
 
 		if ((*dir = open(req, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-			if ((fd = openat(*dir, "loading", O_WRONLY | O_NOCTTY | O_CLOEXEC)) >= 0)
+			if ((fd = openat(*dir, "loading", O_RDWR | O_NOCTTY | O_CLOEXEC)) >= 0)
 				return fd;
 			err = errno;
 			close(*dir);
 			errno = err;
 		}
-		if (errno != ENOENT || waited >= opt.wait_s * 1000 || stopped())
+		if (errno != ENOENT || opt.seen || waited >= opt.wait_s * 1000 || stopped())
 			return -1;
 		wait_fds(p, 0, step);
 	}
@@ -862,6 +931,11 @@ static int load(struct load *l)
 		return fail("cannot open %q/data%e", req, errno), gone() ? GONE : ABORTED;
 	if (answer(l->loading, "1") < 0)
 		return fail("cannot start: write 1 to %q/loading%e", req, errno), gone() ? GONE : ABORTED;
+	/* Answered by another between its unlock and our lock (the directory
+	 * goes a little after the answer): the kernel ignored our "1", and
+	 * loading reads 0 (done or aborted), not 1. Not ours: left alone. */
+	if (pread(l->loading, &c, 1, 0) == 1 && c == '0')
+		return fail("%q was answered by another before this answer; left alone", opt.devpath), BUSY;
 	f = copy(l->in, l->data, l->img >= 0 && !l->pid ? st.st_size : -1, &n);
 	progress(n, 1);
 	if (l->pid && f == OK) {  /* EOF: COMMAND has the silence limit to exit */
@@ -946,7 +1020,12 @@ static int run(int cancel)
 	const char *no_lock = "", *what = opt.upload ? "upload" : "request";
 	int status, lock, lockdir = -1;
 
-	if ((l.loading = open_request(&l.dir)) < 0) {
+	if ((l.loading = open_request(&l.dir)) < 0 && opt.seen && errno == ENOENT && !stopped()) {
+		fail("%q is gone: answered by another; left alone", opt.devpath);
+		status = BUSY;  /* -e: it was there; not ours to say more */
+		goto close_request;
+	}
+	if (l.loading < 0) {
 		fail("no %s: cannot open %q/loading%e%s", opt.upload ? "firmware-upload device" : "request", req,
 		     errno, stopped() ? "; stopped by a signal" : "");
 		say(ERR, msg.buf, 1);
@@ -984,17 +1063,18 @@ static int run(int cancel)
 		line_fmt(&msg, "; the %s is gone", what);
 	else if (status == ABORTED || status == STOPPED)
 		line_fmt(&msg, opt.upload ? "; upload aborted, nothing handed over" : "; request aborted");
-	if (status != LOADED && answer(l.loading, "-1") < 0 && !gone())
+	if (status != LOADED && status != BUSY && answer(l.loading, "-1") < 0 && !gone())
 		line_fmt(&msg, "; cannot write -1%e", errno);
 	if (lock >= 0) {  /* answered: the lock goes, then we talk */
 		unlinkat(lockdir, name.buf, 0);
 		close(lock);
-	} else {
+	} else if (status != BUSY) {
 		line_fmt(&msg, "; answered without a lock (%s %q)", no_lock, opt.lockdir);
 	}
-	if (opt.note)
+	if (opt.note && status != BUSY)
 		line_fmt(&msg, "; %q", opt.note);
-	say(status == LOADED ? INFO : status == CANCELLED ? WARN : ERR, msg.buf, status != LOADED);
+	if (status != BUSY)  /* answered by another: its line says */
+		say(status == LOADED ? INFO : status == CANCELLED ? WARN : ERR, msg.buf, status != LOADED);
 	if (l.pid)
 		end_cmd(l.pid, 0);
 	if (l.in > 0 && l.in != l.img)
@@ -1011,8 +1091,8 @@ close_request:
 	}
 	if (lockdir >= 0)
 		close(lockdir);
-	close(l.loading);
-	close(l.dir);
+	if (l.loading >= 0)
+		close(l.loading), close(l.dir);
 	return status;
 }
 
@@ -1170,12 +1250,12 @@ int main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "--version") == 0)
 		return write_all(1, "fwload " FWLOAD_VERSION "\n", sizeof("fwload " FWLOAD_VERSION)) ?
 			       EX_SYSTEM : 0;
-	while ((c = opt_next(&o, "cvIiPUs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
+	while ((c = opt_next(&o, "cevIiPUs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
 		if (c == '?' || c == ':')
 			usage(c == '?' ? "unknown option" : "option wants a value");
-		else if (c == 'c' || c == 'v' || c == 'I' || c == 'i' || c == 'P' || c == 'U')
-			*(c == 'c' ? &cancel : c == 'v' ? &opt.verbose : c == 'I' ? &stamp_only : c == 'i' ? &key_only :
-			  c == 'U' ? &opt.upload : &list) = 1;
+		else if (c == 'c' || c == 'e' || c == 'v' || c == 'I' || c == 'i' || c == 'P' || c == 'U')
+			*(c == 'c' ? &cancel : c == 'e' ? &opt.seen : c == 'v' ? &opt.verbose : c == 'I' ? &stamp_only :
+			  c == 'i' ? &key_only : c == 'U' ? &opt.upload : &list) = 1;
 		else if (c == 's' || c == 'n' || c == 'w' || c == 'L' || c == 'K' || c == 'k')
 			*(c == 's' ? &opt.sysfs : c == 'n' ? &opt.name : c == 'w' ? &opt.note :
 			  c == 'L' ? &lmsg : c == 'K' ? &cache : &opt.lockdir) = val;

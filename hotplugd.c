@@ -36,7 +36,14 @@
  *      served as an ACTION=add event (firmware-upload devices excepted), its
  *      FIRMWARE taken whole from the kernel's uevent file (util.h's lister,
  *      the one fwload -P runs for fwloadctl).
- *   6. SIGTERM or SIGINT: nothing more is read or started; running children
+ *   6. A child that died by a signal not ours (an OOM kill, kill -9 of its
+ *      process group), or exited 126 or more, may have left its firmware
+ *      request unanswered (loading at 1): that request alone, known by its
+ *      identity (its kernfs directory's device and inode), is looked at
+ *      again as the rescan does; once (reap).
+ *   7. What a child leaves behind (a held request's agent runs on,
+ *      detached) becomes ours, not init's (a subreaper): reaped as it ends.
+ *   8. SIGTERM or SIGINT: nothing more is read or started; running children
  *      get STOP_WAIT_MS to end, what still runs then is logged; exit 0.
  *
  * Exit status: 0 stopped by SIGTERM or SIGINT, 100 usage, 111 system error.
@@ -55,6 +62,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -352,16 +360,30 @@ struct event {
 	char msg[MSG_MAX + 1];
 };
 
+/* A request's identity: its kernfs directory's device and inode (ino 0:
+ * none, or gone). */
+struct req_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 static struct event ev;  /* the socket's message or the rescan's; kept while its fork fails */
 static int held;         /* ev waits for a fork that failed */
+static int ev_again;     /* ev is a second look at a request whose job died */
 static struct {
 	pid_t pid;
 	int64_t deadline;    /* ms, now_ms()'s clock */
-	int limit_s, termed;
+	int limit_s, termed, again;
+	struct req_id req;   /* a firmware event's request */
 	char what[120];      /* "ACTION DEVPATH", escaped */
 } jobs[MAX_JOBS];
 static int running;
 static int rescanning;  /* a rescan waits for a slot (or for held) */
+/* Requests whose job died (a signal, or 126 and up) before it answered, to
+ * look at again; and those the running rescan looks for (looking: only
+ * those). */
+static struct req_id again[MAX_JOBS], look[MAX_JOBS];
+static int nagain, nlook, looking;
 
 /* The variable "KEY=VALUE" of the message (after its header), or NULL. */
 static const char *var(const struct event *e, const char *key)
@@ -398,6 +420,25 @@ static const char *not_ours(const struct event *e)
 	if (!*sub || strchr(sub, '/') || strcmp(sub, "..") == 0)
 		return "bad SUBSYSTEM";
 	return NULL;
+}
+
+/* The identity of the request at SYSFS/DEVPATH: 0, or -1 (none there). */
+static int request_id(const char *devpath, struct req_id *id)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	size_t s = strlen(opt.sysfs), d = strlen(devpath);
+
+	id->ino = 0;
+	if (s + d >= sizeof(path))
+		return -1;
+	memcpy(path, opt.sysfs, s);
+	memcpy(path + s, devpath, d + 1);
+	if (stat(path, &st) < 0)
+		return -1;
+	id->dev = st.st_dev;
+	id->ino = st.st_ino;
+	return 0;
 }
 
 /* The child: a session of its own, so no controlling terminal (a hotplugd
@@ -443,6 +484,9 @@ static int spawn(const struct event *e)
 	env[n] = NULL;
 	while (jobs[slot].pid)
 		slot++;
+	jobs[slot].req.ino = 0;
+	if (fw)
+		request_id(value(e, "DEVPATH"), &jobs[slot].req);
 	pid = start(argv, env);
 	if (pid < 0) {
 		say(ERR, "cannot start %s (will retry)%e", opt.program, errno);
@@ -454,12 +498,23 @@ static int spawn(const struct event *e)
 	jobs[slot].limit_s = t > 0 ? (int)t + MARGIN_S : opt.limit_s;
 	jobs[slot].deadline = now_ms() + 1000 * (int64_t)jobs[slot].limit_s;
 	jobs[slot].termed = 0;
+	jobs[slot].again = ev_again;
 	running++;
 	if (opt.verbose)
 		say(INFO, "run %s %q for %s (pid %d)", opt.program, sub, jobs[slot].what, (long long)pid);
 	return 0;
 }
 
+/*
+ * A child that ended: its slot is free. One that died by a signal not ours
+ * (an OOM kill, a kill -9 of its process group: the agent and fwload with
+ * it) or exited 126 or more (could not run, or its agent was killed) may
+ * have left its request unanswered, perhaps with loading at 1: the request
+ * is looked at again as the start rescan would (served, or cancelled),
+ * once (a second such end is left to the kernel's timeout). fwload's lock
+ * makes a second answerer harmless; one that finds the request answered
+ * meanwhile ends at once, silently.
+ */
 static void reap(void)
 {
 	int ws, slot;
@@ -467,7 +522,8 @@ static void reap(void)
 
 	got_child = 0;
 	while ((pid = waitpid(-1, &ws, WNOHANG)) > 0) {
-		int failed = WIFEXITED(ws) && WEXITSTATUS(ws) >= 126;
+		int failed = WIFEXITED(ws) && WEXITSTATUS(ws) >= 126, died = failed || WIFSIGNALED(ws);
+		const char *then = "";
 
 		for (slot = 0; slot < opt.maxjobs && jobs[slot].pid != pid; slot++)
 			;
@@ -475,10 +531,20 @@ static void reap(void)
 			continue;  /* killed and given up on, or from before an exec */
 		jobs[slot].pid = 0;
 		running--;
-		if (opt.verbose || failed)
-			say(failed ? ERR : INFO, "%s %s %s: %s %d", opt.program, failed ? "could not run for" : "for",
+		if (died && jobs[slot].req.ino && !jobs[slot].termed) {
+			if (jobs[slot].again) {
+				then = "; its request was looked at again once already: left to the kernel's timeout";
+			} else if (nagain < MAX_JOBS) {
+				again[nagain++] = jobs[slot].req;
+				then = "; its request is looked at again";
+			} else {
+				then = "; too many to look at again: left to the kernel's timeout";
+			}
+		}
+		if (opt.verbose || died)
+			say(died ? ERR : INFO, "%s %s %s: %s %d%s", opt.program, failed ? "could not run for" : "for",
 			    jobs[slot].what, WIFEXITED(ws) ? "exit status" : "killed by signal",
-			    (long long)(WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws)));
+			    (long long)(WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws)), then);
 	}
 }
 
@@ -519,28 +585,51 @@ static int64_t deadlines(int64_t now)
  * ACTION=add event, built in ev, read through util.h's lister (the one
  * fwload -P uses for fwloadctl): its DEVPATH, and its FIRMWARE, TIMEOUT
  * and ASYNC as the kernel wrote them in its uevent file. When no job slot
- * is free, the directory stays open and rescan(1) reads on from there once
- * one is (never from the start again, which could go round for ever while
- * a long load keeps its request pending; not after a count of entries,
- * which requests answered meanwhile would shift). When a fork fails, ev is
- * held and tried again before the rescan goes on.
+ * is free, the directory stays open and rescan(RESUME) reads on from there
+ * once one is (never from the start again, which could go round for ever
+ * while a long load keeps its request pending; not after a count of
+ * entries, which requests answered meanwhile would shift). When a fork
+ * fails, ev is held and tried again before the rescan goes on.
+ * rescan(AGAIN): the same for the requests whose job died (again[]) alone,
+ * each known by its identity; one no longer pending was answered.
  */
-static void rescan(int resume)
+enum { ALL, RESUME, AGAIN };
+
+static void rescan(int how)
 {
 	static struct pending p;
 
 	if (!opt.firmware)
 		return;
-	if (!resume) {
+	if (how != RESUME) {
 		if (rescanning && p.dir >= 0)
 			close(p.dir);
+		looking = how == AGAIN;
+		nlook = 0;
+		if (looking) {
+			memcpy(look, again, (size_t)nagain * sizeof(again[0]));
+			nlook = nagain;
+			nagain = 0;
+		}
 		rescanning = pending_open(&p, opt.sysfs) == 0;
 		if (!rescanning)
 			return;  /* no fallback in this kernel */
 	}
-	while (running < opt.maxjobs && !held && pending_next(&p)) {
+	while (running < opt.maxjobs && !held && (!looking || nlook) && pending_next(&p)) {
 		if (2 * p.devpath_len + p.file_len + 64 > MSG_MAX)
 			continue;
+		if (looking) {
+			struct req_id id;
+			int i = 0;
+
+			if (request_id(p.devpath, &id) < 0)
+				continue;
+			while (i < nlook && (look[i].dev != id.dev || look[i].ino != id.ino))
+				i++;
+			if (i == nlook)
+				continue;
+			look[i] = look[--nlook];
+		}
 		ev.len = 0;
 #define PUT(s, n) (memcpy(ev.msg + ev.len, (s), (n)), ev.len += (n))
 		PUT("add@", 4);
@@ -561,10 +650,13 @@ static void rescan(int resume)
 		}
 #undef PUT
 		ev.msg[ev.len] = '\0';
-		if (opt.verbose)
-			say(INFO, "rescan: pending request %q", p.devpath);
+		ev_again = looking;
+		if (opt.verbose || looking)
+			say(INFO, "%s: pending request %q", looking ? "again" : "rescan", p.devpath);
 		held = spawn(&ev) < 0;
 	}
+	if (looking && !nlook && p.dir >= 0)
+		close(p.dir), p.dir = -1;  /* all found: the rest is not ours */
 	rescanning = p.dir >= 0;
 }
 
@@ -601,7 +693,7 @@ static int receive(int fd)
 			}
 			say(ERR, "receive buffer overflow: events were lost%s",
 			    opt.firmware ? "; rescanning pending firmware requests" : "");
-			rescan(0);
+			rescan(ALL);
 			continue;
 		}
 		for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c))
@@ -620,6 +712,7 @@ static int receive(int fd)
 		}
 		ev.msg[n] = '\0';
 		ev.len = (size_t)n;
+		ev_again = 0;
 		why = not_ours(&ev);
 		if (why) {
 			if (opt.verbose)
@@ -682,31 +775,59 @@ close_fd:
  * locked file: a hotplugd that exits unlinks its file before it lets go of
  * the lock, and whoever opened the file just before would otherwise lock a
  * file nobody can see, beside a third instance that made a new one. Its
- * directory is made (0700) if missing. The fd, or -1.
+ * directory is made (0700) if missing.
+ *
+ * A full /run (or a read-only one) costs the record, never the loader: a
+ * number that cannot be written leaves the file locked and empty (fwloadctl
+ * finds us by the lock); a file that cannot be made at all (no free inode:
+ * ENOSPC, EDQUOT, EROFS) is replaced by a lock on its directory, which
+ * keeps out a second hotplugd that cannot make it either (and which
+ * fwloadctl finds us by); no directory to lock: we run without either.
+ * Each is one line. The fd (the lock), -2 for none, or -1 (refused).
  */
+static int no_room(int err)
+{
+	return err == ENOSPC || err == EDQUOT || err == EROFS;
+}
+
 static int pidfile(void)
 {
 	struct line l = { .len = 0 };
-	char old[24];
+	char old[24], dir[PATH_MAX], *slash;
+	int err;
 
+	if (strlen(opt.pidfile) >= sizeof(dir))
+		return say(ERR, "the pid file's name is too long: %q", opt.pidfile), -1;
+	memcpy(dir, opt.pidfile, strlen(opt.pidfile) + 1);
+	for (slash = dir + strlen(dir); *slash != '/'; slash--)
+		;
+	*slash = '\0';
 	for (int tries = 0; tries < 8; tries++) {
 		struct stat fst, pst;
-		char dir[PATH_MAX], *slash;
 		int fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0644);
-		ssize_t r;
+		ssize_t r = -1;
 
-		if (fd < 0 && errno == ENOENT && strlen(opt.pidfile) < sizeof(dir)) {
-			memcpy(dir, opt.pidfile, strlen(opt.pidfile) + 1);
-			for (slash = dir + strlen(dir); *slash != '/'; slash--)
-				;
-			if (slash > dir) {
-				*slash = '\0';
-				if (mkdir(dir, 0700) == 0 || errno == EEXIST)
-					fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
-						  O_NONBLOCK, 0644);
-				else
-					errno = ENOENT;
+		if (fd < 0 && errno == ENOENT && slash > dir) {
+			if (mkdir(dir, 0700) == 0 || errno == EEXIST)
+				fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK,
+					  0644);
+		}
+		if (fd < 0 && no_room(err = errno)) {
+			fd = open(slash > dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+			if (fd < 0) {
+				say(ERR, "cannot make the pid file %q%e, nor open its directory: running without either "
+				    "(nothing keeps a second hotplugd out)", opt.pidfile, err);
+				return -2;
 			}
+			if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+				say(ERR, "%s: cannot make the pid file %q%e, and its directory is locked",
+				    errno == EWOULDBLOCK ? "already running" : "cannot lock", opt.pidfile, err);
+				close(fd);
+				return -1;
+			}
+			say(ERR, "cannot make the pid file %q%e: running without it, its directory locked instead",
+			    opt.pidfile, err);
+			return fd;
 		}
 		if (fd < 0) {
 			say(ERR, "cannot open the pid file %q%e", opt.pidfile, errno);
@@ -731,9 +852,10 @@ static int pidfile(void)
 		if (lstat(opt.pidfile, &pst) == 0 && pst.st_dev == fst.st_dev && pst.st_ino == fst.st_ino &&
 		    fstat(fd, &fst) == 0 && fst.st_nlink == 1) {
 			line_fmt(&l, "%d\n", (long long)getpid());
-			if (ftruncate(fd, 0) < 0 || pwrite(fd, l.buf, l.len, 0) != (ssize_t)l.len) {
-				say(ERR, "cannot write the pid file %q%e", opt.pidfile, errno);
-				goto close_fd;
+			if (ftruncate(fd, 0) < 0 || (r = pwrite(fd, l.buf, l.len, 0)) != (ssize_t)l.len) {
+				err = r >= 0 ? ENOSPC : errno;
+				(void)!ftruncate(fd, 0);  /* empty, never a part of the number */
+				say(ERR, "cannot write the pid into %q%e: it stays empty, and locked", opt.pidfile, err);
 			}
 			return fd;  /* kept open: the lock */
 		}
@@ -855,6 +977,11 @@ int main(int argc, char **argv)
 	}
 	umask(022);
 	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC | O_NOCTTY);
+	/* What our children leave behind (a held request's agent, detached; a
+	 * hook's straggler) is ours, not init's: reaped here, and under a
+	 * service manager that has no pid file to read (a full /run) we are
+	 * the one process of the service left to take for its main one. */
+	(void)prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
@@ -871,13 +998,13 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &block, NULL);
 	sigemptyset(&none);
 
-	if (opt.pidfile && (pid_fd = pidfile()) < 0)
+	if (opt.pidfile && (pid_fd = pidfile()) == -1)
 		goto out;
 	if ((fd = open_socket()) < 0)
 		goto out;
 	if (opt.verbose)
 		say(INFO, "listening (pid %d)", (long long)getpid());
-	rescan(0);
+	rescan(ALL);
 	if (opt.notify >= 0) {
 		(void)!write_all(opt.notify, "\n", 1);
 		close(opt.notify);
@@ -893,7 +1020,9 @@ int main(int argc, char **argv)
 		if (held && running < opt.maxjobs)
 			held = spawn(&ev) < 0;
 		if (!held && rescanning && running < opt.maxjobs)
-			rescan(1);
+			rescan(RESUME);
+		if (!held && !rescanning && nagain && running < opt.maxjobs)
+			rescan(AGAIN);
 		now = now_ms();
 		next = deadlines(now);
 		/* a fork failed with a slot free: again in a while */

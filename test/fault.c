@@ -21,8 +21,9 @@
  *   FAULT_APPEND_AT=B    when B bytes went to data, append to the image
  *   FAULT_REWRITE_AT=B   when B bytes went to data, overwrite the image's
  *                        first byte in place (same size, new mtime)
- *   FAULT_NO_FORK=1      fork() and vfork() fail with EAGAIN (vfork() is
- *                        otherwise a fork(): a wrapper cannot vfork)
+ *   FAULT_NO_FORK=1      fork(), vfork() and clone() fail with EAGAIN
+ *                        (vfork() is otherwise a fork(): a wrapper cannot
+ *                        vfork)
  *   FAULT_SWAP=PATH      right after the first stat() or open() of the name
  *                        FAULT_IMAGE (as given, or as its last component
  *                        opened from its directory's fd, as fwload's -r walk
@@ -42,6 +43,10 @@
  *                        first time, then 1 corrected (or failed) read
  *   FAULT_NO_SIGNALFD=1  syscall(SYS_signalfd4, ...) fails with EMFILE (no
  *                        fd left when fwload starts)
+ *   FAULT_ANSWERED=1     the request was answered by another before us: a
+ *                        write to "loading" (an fd whose link ends in
+ *                        "/loading") is taken and ignored, as the kernel
+ *                        does then (the file holds what reading it gives)
  *   FAULT_STATS=FILE     at exit, write the count of calls on data per
  *                        primitive ("sendfile N", "splice N", "write N"),
  *                        and of kill() calls aimed at our own process
@@ -70,7 +75,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 
-enum kind { OTHER, DATA, IMAGE };
+enum kind { OTHER, DATA, IMAGE, LOADING };
 
 static ssize_t (*real_write)(int, const void *, size_t);
 static ssize_t (*real_read)(int, void *, size_t);
@@ -93,7 +98,7 @@ static struct {
 	int ready;
 	long long short_n, eintr_k, slow_us, eio_at, enodev_at, read_eio_at, read_eintr_k;
 	long long truncate_at, append_at, rewrite_at;
-	int no_sendfile, no_splice, no_fork, no_proc, no_handle, read_ebadmsg, no_signalfd;
+	int no_sendfile, no_splice, no_fork, no_proc, no_handle, read_ebadmsg, no_signalfd, answered;
 	const char *swap, *image_name, *replace, *ecc;
 	char image[PATH_MAX];   /* canonical path, "-" for fd 0, "" for none */
 	const char *stats;
@@ -159,6 +164,7 @@ static void init(void)
 	cf.read_ebadmsg = num("FAULT_READ_EBADMSG", 0) != 0;
 	cf.ecc = getenv("FAULT_ECC");
 	cf.no_signalfd = num("FAULT_NO_SIGNALFD", 0) != 0;
+	cf.answered = num("FAULT_ANSWERED", 0) != 0;
 	real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
 	img = getenv("FAULT_IMAGE");
 	if (img && strcmp(img, "-") == 0)
@@ -183,6 +189,8 @@ static enum kind kind(int fd)
 	link[n] = '\0';
 	if (n >= 5 && strcmp(link + n - 5, "/data") == 0)
 		return DATA;
+	if (n >= 8 && strcmp(link + n - 8, "/loading") == 0)
+		return LOADING;
 	if (cf.image[0] == '/' && strcmp(link, cf.image) == 0)
 		return IMAGE;
 	return OTHER;
@@ -287,9 +295,12 @@ static void image_done(ssize_t r)
 
 ssize_t write(int fd, const void *buf, size_t n)
 {
+	enum kind k = kind(fd);
 	ssize_t r;
 
-	if (kind(fd) != DATA)
+	if (k == LOADING && cf.answered)
+		return (ssize_t)n;
+	if (k != DATA)
 		return real_write(fd, buf, n);
 	n_write++;
 	if (data_gate(&n) < 0)
@@ -409,6 +420,29 @@ pid_t fork(void)
 		return -1;
 	}
 	return real_fork();
+}
+
+/* clone(fn, stack, flags, arg, ...): fwload starts COMMAND's keeper (and
+ * its log file's writer) with it. */
+int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	static int (*real_clone)(int (*)(void *), void *, int, void *, ...);
+	va_list ap;
+	void *ptid, *tls, *ctid;
+
+	init();
+	if (cf.no_fork) {
+		errno = EAGAIN;
+		return -1;
+	}
+	if (!real_clone)
+		real_clone = (int (*)(int (*)(void *), void *, int, void *, ...))dlsym(RTLD_NEXT, "clone");
+	va_start(ap, arg);
+	ptid = va_arg(ap, void *);
+	tls = va_arg(ap, void *);
+	ctid = va_arg(ap, void *);
+	va_end(ap);
+	return real_clone(fn, stack, flags, arg, ptid, tls, ctid);
 }
 
 /* ECCGETSTATS, struct mtd_ecc_stats (<mtd/mtd-abi.h>), on the image. */

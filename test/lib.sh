@@ -66,6 +66,36 @@ fail() {
 	exit 1
 }
 
+# bg_pid PID: $bgpid, the process that runs the background command PID
+# (from $!): PID itself once it runs a program other than this shell, or,
+# when it stays a shell as this one is (yash runs a background command with
+# redirections in a subshell: $! is the subshell's), its child. Waited for
+# up to 10 s (a child just forked still runs the shell for a moment).
+bg_pid() {
+	_i=0
+	while :; do
+		# shellcheck disable=SC3013 # -ef: every shell we test has it
+		if ! [ "/proc/$1/exe" -ef "/proc/$$/exe" ]; then
+			bgpid=$1
+			return 0
+		fi
+		for _s in /proc/[0-9]*/stat; do
+			read -r _p _ _ _pp _ 2>/dev/null <"$_s" || continue
+			if [ "$_pp" = "$1" ]; then
+				# shellcheck disable=SC2034 # for the cases
+				bgpid=$_p
+				# (a program just run there may have started a child)
+				# shellcheck disable=SC3013,SC2034
+				[ "/proc/$1/exe" -ef "/proc/$$/exe" ] || bgpid=$1
+				return 0
+			fi
+		done
+		_i=$((_i + 1))
+		[ "$_i" -le 200 ] || fail "the background command $1 runs nothing"
+		sleep 0.05
+	done
+}
+
 # until_true WHAT COMMAND...: wait (at most 20 s) for COMMAND to succeed: a
 # hang guard, not a measure.
 until_true() {

@@ -18,7 +18,7 @@ while [ "\$n" -gt 0 ]; do
 	shift
 	[ "\$prev" = -l ] && a=none
 	set -- "\$@" "\$a"
-	prev=\$1
+	prev=\$a
 	n=\$((n - 1))
 done
 exec "$FWBIN" "\$@"
@@ -39,5 +39,5 @@ file_is "$REQ/loading" 10
 data_is "$T/fw/$name"
 stderr_is ''
 # One -r root: a plain file lies in the directory it was found in.
-printf '%s\n' -l kmsg -k "$RUN/lock" -n "$name" -s "$SYS" -t 60 -r "$T/fw" -- "$E_DEVPATH" "$T/fw/$name" >"$T/want"
+printf '%s\n' -e -l kmsg -k "$RUN/lock" -n "$name" -s "$SYS" -t 60 -r "$T/fw" -- "$E_DEVPATH" "$T/fw/$name" >"$T/want"
 diff "$T/want" "$T/args" || fail "fwload was not called with the defaults"

@@ -2,7 +2,8 @@
 # COMMAND and everything it starts are one unit: fwload starts it in a
 # session (and process group) of its own and ends the whole group whenever
 # the load ends: past DEADLINE, on a signal to fwload, on a failed write to
-# data, and when COMMAND exits leaving something behind. Here COMMAND
+# data, when COMMAND exits leaving something behind, and when fwload itself
+# is killed (its keeper, the session's leader, ends the group). Here COMMAND
 # starts a child (sleep) and stalls; the request ends in -1 (or 0 for the
 # exit) and, 1 s after fwload returns, no process of the program is left.
 # The same through fwload-runas (a run= user= rule's chain), and behind
@@ -61,13 +62,34 @@ request x.bin
 env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$T/prog" </dev/null >"$T/stdout" 2>"$T/stderr" &
 pid=$!
 until_true "the program to start its child" test -s "$T/o/pids"
-kill -TERM "$pid"
+bg_pid "$pid"
+kill -TERM "$bgpid"
 wait "$pid"
 st=$?
 status_is 3
 file_is "$REQ/loading" 1-1
 stderr_is "fwload: x.bin: stopped by signal 15; request aborted"
 gone "after SIGTERM to fwload"
+
+# fwload killed (SIGKILL to it, as to its job's process group: an OOM kill,
+# kill -9 -PGID) once the program has started its child: no signal to fwload
+# reaches the program's group, whose keeper (its session's leader) sees
+# fwload die and ends it. Before, the program and its sleep ran on: the
+# program stalled (it never writes again to find its reader gone). Also as
+# fwload-runas runs it (the keeper stays root: its parent-death signal is
+# not cleared by the drop).
+for via in "" "$REPO/fwload-runas $RUNAS_ID:$RUNAS_ID"; do
+	request x.bin
+	# shellcheck disable=SC2086 # $via: a program and its argument, or nothing
+	env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - $via "$T/prog" </dev/null >"$T/stdout" 2>"$T/stderr" &
+	pid=$!
+	until_true "the program to start its child" test -s "$T/o/pids"
+	bg_pid "$pid"
+	kill -KILL "$bgpid"
+	wait "$pid"
+	file_is "$REQ/loading" 1 "loading (fwload killed mid-load: nothing more written)"
+	gone "after SIGKILL to fwload${via:+ (through fwload-runas)}"
+done
 
 # A failed write to data (EIO once 1000 bytes went in).
 request x.bin

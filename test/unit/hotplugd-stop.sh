@@ -23,7 +23,7 @@ wait_for "grep -q '^hotplugd: stopped by signal 15' '$T/hpd.err'" "hotplugd did 
 sleep 0.3
 alive "$HPID" || fail "hotplugd did not wait for its running children: $(cat "$T/hpd.err")"
 : >"$T/release"
-wait "$HPID"
+wait "$HPJOB"
 st=$?
 HPID=
 [ "$st" = 0 ] || fail "exit status $st after SIGTERM: $(cat "$T/hpd.err")"
@@ -45,7 +45,7 @@ wait_for "grep -q '^hotplugd: stopped by signal 15' '$T/hpd.err'" "hotplugd did 
 sleep 1
 alive "$HPID" || fail "hotplugd did not wait for its running child"
 wait_for "! alive $HPID" "hotplugd did not exit within 10 s of SIGTERM"
-wait "$HPID"
+wait "$HPJOB"
 st=$?
 HPID=
 [ "$st" = 0 ] || fail "exit status $st after SIGTERM: $(cat "$T/hpd.err")"
