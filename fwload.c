@@ -258,15 +258,102 @@ static void read_child_err(void)
 }
 
 /*
+ * The keeper's children, each SIGKILLed: /proc read for the processes
+ * whose parent is us (a subreaper's: what COMMAND started, in whatever
+ * session, comes to us as its parents die). A child's pid stays ours
+ * until we reap it: never another's.
+ */
+static void kill_children(void)
+{
+	unsigned long long buf[512];  /* getdents64's records (8-byte aligned) */
+	char st[128], *p;
+	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+	long n, pos, me = getpid();
+	ssize_t r;
+
+	while (dir >= 0 && (n = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0)
+		for (pos = 0; pos < n; pos += ((struct dent64 *)(void *)((char *)buf + pos))->reclen) {
+			struct dent64 *d = (struct dent64 *)(void *)((char *)buf + pos);
+			struct line path = { .len = 0 };
+
+			if (d->name[0] < '1' || d->name[0] > '9')
+				continue;
+			line_fmt(&path, "%s/stat", d->name);
+			if ((fd = openat(dir, path.buf, O_RDONLY | O_CLOEXEC)) < 0)
+				continue;
+			r = read(fd, st, sizeof(st) - 1);
+			close(fd);
+			/* "PID (COMM) S PPID ...": COMM may hold anything, ")" too */
+			st[r > 0 ? r : 0] = '\0';
+			if ((p = strrchr(st, ')')) && p[1] == ' ' && p[2] && p[3] == ' ' && strtol(p + 4, NULL, 10) == me)
+				kill((pid_t)strtol(d->name, NULL, 10), SIGKILL);
+		}
+	if (dir >= 0)
+		close(dir);
+}
+
+/*
+ * Everything COMMAND started ended, for 1 s at most (a process in
+ * uninterruptible sleep, on a dead network file system, may not die at
+ * once: our exit hands it to init): its process group at once (COMMAND is
+ * not reaped yet: the group keeps its pid, never another's), then what
+ * left the group (a session of its own) as it comes to us. COMMAND's wait
+ * status in *ws when it is reaped.
+ */
+static void sweep(pid_t cmd, int *ws)
+{
+	static const unsigned long chld[16 / sizeof(long)] = { 1UL << (SIGCHLD - 1) };
+	static const struct timespec tick = { 0, 10 * 1000 * 1000 };
+	pid_t p;
+	int w;
+
+	kill(-cmd, SIGKILL);
+	for (int i = 0; i < 100; i++) {
+		int reaped = 0;
+
+		while ((p = waitpid(-1, &w, WNOHANG)) > 0)
+			if ((reaped = 1) && p == cmd)
+				*ws = w;
+		if (p < 0)
+			return;  /* no child left: nothing of COMMAND */
+		if (!reaped)
+			kill_children();
+		syscall(SYS_rt_sigtimedwait, chld, NULL, &tick, KSIG_BYTES);
+	}
+}
+
+/* COMMAND started by the keeper, in a process group of its own: its pid. */
+static pid_t exec_cmd(void)
+{
+	struct line l = { .len = 0 };
+	pid_t pid = vfork();
+
+	if (pid == 0) {
+		extern char **environ;
+
+		child_reset();
+		setpgid(0, 0);
+		execve(opt.cmd[0], opt.cmd, environ);
+		line_fmt(&l, "cannot run %q%e\n", opt.cmd[0], errno);
+		(void)write_all(2, l.buf, l.len);
+		_exit(127);
+	}
+	return pid;
+}
+
+/*
  * COMMAND's keeper: a copy of us (clone: fork's semantics without fork's
- * locks) that leads COMMAND's session and process group and runs no
- * program. Our death, however it comes (SIGKILL to us or to our job's
- * group, an OOM kill), reaches it as SIGTERM (PR_SET_PDEATHSIG: nothing
- * else would tell the group, which no signal to us reaches), and it ends
- * the group: COMMAND and all it started. Otherwise it waits for COMMAND and
- * ends as COMMAND did (its status, or its signal), which end_cmd reads as
- * COMMAND's. Its fds: 0-2 for COMMAND until it has started, then none (the
- * request's lock above all: never held past our death).
+ * locks) that leads COMMAND's session, runs no program and is the
+ * subreaper of all COMMAND starts. COMMAND has a process group of its own
+ * in that session. Our death, however it comes (SIGKILL to us or to our
+ * job's group, an OOM kill), reaches the keeper as SIGTERM
+ * (PR_SET_PDEATHSIG: nothing else would tell it, which no signal to us
+ * reaches), and so does our end_cmd's word: it then ends all of COMMAND
+ * (sweep) and exits. Otherwise it waits for COMMAND, ends what COMMAND
+ * left behind, and ends as COMMAND did (its status, or its signal), which
+ * end_cmd reads as COMMAND's. Its fds: 0-2 for COMMAND until it has
+ * started, then none (the request's lock above all: never held past our
+ * death).
  */
 static int keeper(void *arg)
 {
@@ -276,10 +363,11 @@ static int keeper(void *arg)
 	unsigned long sig[16 / sizeof(long)] = { 0 };
 	struct line l = { .len = 0 };
 	int ws = 0, s;
+	siginfo_t si;
 	pid_t pid;
 
-	if (setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || dup2(fd[0], 0) != 0 || dup2(fd[1], 1) != 1 ||
-	    dup2(fd[2], 2) != 2) {
+	if (setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 ||
+	    dup2(fd[0], 0) != 0 || dup2(fd[1], 1) != 1 || dup2(fd[2], 2) != 2) {
 		line_fmt(&l, "cannot run %q: its session%e\n", opt.cmd[0], errno);
 		(void)write_all(2, l.buf, l.len);
 		_exit(127);
@@ -287,30 +375,26 @@ static int keeper(void *arg)
 	if (getppid() != fd[3])
 		_exit(127);  /* we died already */
 	close_from(3);
-	if ((pid = vfork()) == 0) {
-		extern char **environ;
-
-		child_reset();
-		execve(opt.cmd[0], opt.cmd, environ);
-		line_fmt(&l, "cannot run %q%e\n", opt.cmd[0], errno);
-		(void)write_all(2, l.buf, l.len);
-		_exit(127);
-	}
-	if (pid < 0) {
+	if ((pid = exec_cmd()) < 0) {
 		line_fmt(&l, "cannot start %q%e\n", opt.cmd[0], errno);
 		(void)write_all(2, l.buf, l.len);
 		_exit(127);
 	}
 	close(0), close(1), close(2);
 	/* SIGTERM and SIGCHLD stay blocked (all do, since block_signals()):
-	 * taken here one at a time. */
-	for (;;) {
+	 * taken here one at a time. Until COMMAND exits, what else of it ends
+	 * is reaped as it comes (COMMAND itself only looked at). */
+	for (s = 0; s != SIGTERM;) {
 		s = (int)syscall(SYS_rt_sigtimedwait, wake, NULL, NULL, KSIG_BYTES);
-		if (s == SIGTERM)
-			kill(0, SIGKILL);  /* the group, and us with it */
-		if (s == SIGCHLD && waitpid(pid, &ws, WNOHANG) == pid)
+		while (s == SIGCHLD && (si.si_pid = 0, waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) == 0) &&
+		       si.si_pid > 0 && si.si_pid != pid)
+			waitpid(si.si_pid, NULL, 0);
+		if (s == SIGCHLD && si.si_pid == pid)
 			break;
 	}
+	sweep(pid, &ws);
+	if (s == SIGTERM)
+		_exit(128 + SIGTERM);
 	if (WIFEXITED(ws))
 		_exit(WEXITSTATUS(ws));
 	/* killed by a signal: the same, with no core of ours */
@@ -325,8 +409,8 @@ static int keeper(void *arg)
 
 /* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask,
  * in a session of its own that its keeper leads (no controlling terminal,
- * nor a way to get one; one process group, which end_cmd ends as a whole,
- * and the keeper when we die): the keeper's pid, or 0 with msg set. */
+ * nor a way to get one; all it starts, in whatever session, ended with the
+ * load, and when we die): the keeper's pid, or 0 with msg set. */
 static pid_t start_cmd(int in, int *out)
 {
 	static long long stack[4096];  /* the keeper's */
@@ -349,9 +433,8 @@ static pid_t start_cmd(int in, int *out)
 
 /*
  * Wait up to ms for COMMAND to exit (killed past it, or when a signal
- * stops us), then end its process group, what it started with it (the
- * group keeps COMMAND's pid until it is reaped: never another's), and reap
- * it: its wait status, or -1 if we killed it.
+ * stops us); its keeper then ends all it started, and is reaped: COMMAND's
+ * wait status, or -1 if we ended it.
  */
 static int end_cmd(pid_t pid, int64_t ms)
 {
@@ -372,11 +455,12 @@ static int end_cmd(pid_t pid, int64_t ms)
 		else if (step < 100)
 			step *= 2;
 	}
-	/* A process in uninterruptible sleep (a dead network file system) may
-	 * not die at once: COMMAND is waited for 1 s at most, never for ever;
-	 * our exit hands it to init. */
-	kill(-pid, SIGKILL);
-	for (int i = 0; i < 100 && waitpid(pid, &ws, WNOHANG) == 0; i++)
+	/* The keeper ends all of COMMAND (1 s at most) and exits: told to by
+	 * SIGTERM when we end it early. It is waited for 2 s at most, never
+	 * for ever; our exit hands it to init. */
+	if (killed)
+		kill(pid, SIGTERM);
+	for (int i = 0; i < 200 && waitpid(pid, &ws, WNOHANG) == 0; i++)
 		(void)poll(NULL, 0, 10);
 	if (killed)
 		ws = -1;

@@ -374,6 +374,15 @@ UTIL int request_key(int dirfd, struct line *key)
 	return 0;
 }
 
+/* A getdents64 record (linux_dirent64). */
+struct dent64 {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
 /*
  * The pending requests, one at a time: the one lister (hotplugd's rescan,
  * and fwload -P for fwloadctl's rescan, settle and status). Every name in
@@ -446,7 +455,7 @@ UTIL int pending_open(struct pending *p, const char *sysfs)
  * directory is closed). */
 UTIL int pending_next(struct pending *p)
 {
-	struct ent { uint64_t ino; int64_t off; unsigned short reclen; unsigned char type; char name[]; } *d;
+	struct dent64 *d;
 
 	while (p->dir >= 0) {
 		char *f = p->file, *a, *t;
@@ -464,7 +473,7 @@ UTIL int pending_next(struct pending *p)
 			p->pos = 0;
 			p->len = (size_t)n;
 		}
-		d = (struct ent *)(void *)((char *)p->buf + p->pos);
+		d = (struct dent64 *)(void *)((char *)p->buf + p->pos);
 		p->pos += d->reclen;
 		if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
 			continue;

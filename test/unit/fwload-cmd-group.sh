@@ -3,25 +3,41 @@
 # session (and process group) of its own and ends the whole group whenever
 # the load ends: past DEADLINE, on a signal to fwload, on a failed write to
 # data, when COMMAND exits leaving something behind, and when fwload itself
-# is killed (its keeper, the session's leader, ends the group). Here COMMAND
-# starts a child (sleep) and stalls; the request ends in -1 (or 0 for the
-# exit) and, 1 s after fwload returns, no process of the program is left.
+# is killed (its keeper, the session's leader, ends the group), and what
+# left the group for a session of its own (the keeper is their subreaper).
+# Here COMMAND starts three children (sleep: in its group, in a session of
+# its own, and orphaned at once) and stalls; the request ends in -1 (or 0
+# for the exit) and, 1 s after fwload returns, no process of the program is
+# left.
 # The same through fwload-runas (a run= user= rule's chain), and behind
 # fwload-sha256 (a manifest's). Before, fwload killed COMMAND alone: its
-# sleep ran on, reparented to init.
+# sleep ran on, reparented to init (and before the keeper became the
+# subreaper, the two in sessions of their own did).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
 runas_user
 mkimage "$T/img" 5000
-# The program: its pid and its child's in $T/o/pids (a unit: the child
-# must be started before the program stalls), then 5000 bytes (for the
-# failed write), then it stalls, or exits at once with "exit". ($T/o: its
-# to write, whoever it runs as.)
+# The program: its pid and its children's in $T/o/pids (a unit: the
+# children must be started before the program stalls): a sleep in its
+# group, a sleep in a session of its own (setsid), and one whose parent
+# exited at once (a daemon's double fork); then 5000 bytes (for the failed
+# write), then it stalls, or exits at once with "exit". ($T/o: its to
+# write, whoever it runs as.)
 cat >"$T/prog" <<END
 #!/bin/sh
 sleep 4321 >/dev/null &
-echo "\$\$ \$!" >"$T/o/pids.tmp" && mv "$T/o/pids.tmp" "$T/o/pids"
+s=\$!
+setsid sh -c 'echo \$\$ >"\$1"; exec sleep 4323' sh "$T/o/esc" </dev/null >/dev/null 2>&1 &
+(setsid sh -c 'echo \$\$ >"\$1"; exec sleep 4324' sh "$T/o/orphan" </dev/null >/dev/null 2>&1 &)
+i=0
+until [ -s "$T/o/esc" ] && [ -s "$T/o/orphan" ]; do
+	i=\$((i + 1))
+	[ \$i -lt 1000 ] || exit 99
+	sleep 0.01
+done
+echo "\$\$ \$s \$(cat "$T/o/esc" "$T/o/orphan")" >"$T/o/pids.tmp" && mv "$T/o/pids.tmp" "$T/o/pids"
+rm -f "$T/o/esc" "$T/o/orphan"
 cat "$T/img"
 [ "\${1-}" = exit ] && exit 0
 sleep 4322
@@ -31,11 +47,11 @@ END
 # gone: the processes in $T/o/pids (each checked by its command line, never
 # by its number alone) are all gone (or zombies) within 1 s.
 gone() {
-	read -r _p _c <"$T/o/pids" || fail "the program wrote no pids"
+	read -r _pids <"$T/o/pids" || fail "the program wrote no pids"
 	_i=0
 	while :; do
 		_left=''
-		for _pid in $_p $_c; do
+		for _pid in $_pids; do
 			_st=$(sed 's/.*) \([A-Z]\).*/\1/' "/proc/$_pid/stat" 2>/dev/null)
 			[ -z "$_st" ] || [ "$_st" = Z ] && continue
 			tr '\0' ' ' <"/proc/$_pid/cmdline" 2>/dev/null | grep -Eq "$T/prog|sleep 432" &&

@@ -6,9 +6,10 @@
 #  1. A job killed as a whole (SIGKILL to its process group: hook, agent
 #     and fwload) while its run= program stalls with loading at 1: hotplugd
 #     looks at the request again, which is served exact; the program and
-#     its child are gone. Control: the same request, no kill.
+#     its children (one in a session of its own) are gone. Control: the
+#     same request, no kill.
 #  2. fwload alone killed mid-load: the agent cancels (ENOENT) at once, and
-#     the program's group is gone (its keeper saw fwload die).
+#     the program and its children are gone (their keeper saw fwload die).
 #  3. hotplugd SIGKILLed in a burst of 24 distinct requests (the stress
 #     driver) with 8 jobs in flight and 16 events in its socket, and started
 #     again: its start rescan meets the 8 requests the old jobs answer
@@ -37,12 +38,12 @@ within() {
 	[ "${1%%.*}" -lt "$2" ] || fail "$3: answered after $1 ms (the timeout is 60 s)"
 }
 
-# stat_of PID: $ppid, $pgrp of PID (from /proc/PID/stat).
+# stat_of PID: $ppid, $pgrp, $sid of PID (from /proc/PID/stat).
 stat_of() {
 	_l=$(cat "/proc/$1/stat" 2>/dev/null) || fail "no process $1"
 	# shellcheck disable=SC2086 # the fields after "(comm) "
 	set -- ${_l##*) }
-	ppid=$2 pgrp=$3
+	ppid=$2 pgrp=$3 sid=$4
 }
 
 # gone PID... : within 1 s, none of the PIDs is a process of the program
@@ -88,13 +89,18 @@ hotplugd_again() {
 }
 
 # --- 1 and 2: a job killed as a whole; fwload alone killed ------------------
-# The program: a child, then 1000 bytes, then it stalls (its first run
-# for a name); the image at once when /run/jk.serve exists.
+# The program: two children (one in its group, one in a session of its
+# own), then 1000 bytes, then it stalls (its first run for a name); the
+# image at once when /run/jk.serve exists.
 cat >/run/fwload-jk.sh <<'END'
 #!/bin/sh
 if [ ! -e /run/jk.serve ]; then
 	sleep 4321 >/dev/null &
-	echo "$$ $!" >/run/jk.started
+	c=$!
+	rm -f /run/jk.esc
+	setsid sh -c 'echo $$ >/run/jk.esc; exec sleep 4323' </dev/null >/dev/null 2>&1 &
+	until [ -s /run/jk.esc ]; do sleep 0.01; done
+	echo "$$ $c $(cat /run/jk.esc)" >/run/jk.started
 	head -c 1000 /run/jk.img
 	: >/run/jk.serve
 	sleep 4322
@@ -129,7 +135,7 @@ stalled() {
 		[ "$_i" -le 200 ] || fail "$1: the program did not start"
 		sleep 0.05
 	done
-	read -r prog child </run/jk.started
+	read -r prog child esc </run/jk.started
 	[ "$(cat "/sys/class/firmware/$1/loading")" = 1 ] || fail "$1: loading is not 1 while the program stalls"
 	stat_of "$prog"
 	keeper=$ppid
@@ -140,8 +146,8 @@ stalled() {
 	stat_of "$job"
 	[ "$ppid" = "$HPID" ] || fail "$1: the job's group $job is no child of hotplugd $HPID"
 	stat_of "$prog"
-	if [ "$pgrp" != "$keeper" ] || [ "$pgrp" = "$job" ]; then
-		fail "$1: the program's group $pgrp (keeper $keeper, job $job)"
+	if [ "$sid" != "$keeper" ] || [ "$pgrp" != "$prog" ] || [ "$pgrp" = "$job" ]; then
+		fail "$1: the program's session $sid and group $pgrp (keeper $keeper, program $prog, job $job)"
 	fi
 }
 
@@ -153,9 +159,9 @@ read -r err ms </run/jk.out
 cmp /run/jk.img /dev/test_firmware || fail "a job killed as a whole: the driver got a different image"
 within "$ms" 20000 "a job killed as a whole"
 kmsg "hotplugd: /sbin/hotplug for add $DEV/fwload-test-jobkill\\.bin: killed by signal 9; its request is looked at again"
-gone "$prog" "$child"
+gone "$prog" "$child" "$esc"
 [ "$(lines 'loaded fwload-test-jobkill.bin' | wc -l)" = 2 ] || fail "loaded lines: $(lines fwload-test-jobkill)"
-echo "ok: the job's group (pid $job) killed mid-load: looked at again, served exact in $ms ms; the program's group gone"
+echo "ok: the job's group (pid $job) killed mid-load: looked at again, served exact in $ms ms; the program and its children gone"
 
 stalled fwload-test-fwkill.bin
 kill -KILL "$fwpid"
@@ -163,9 +169,9 @@ wait "$tp"
 read -r err ms </run/jk.out
 [ "$err" = 2 ] || fail "fwload killed: errno $err after $ms ms, want ENOENT"
 within "$ms" 20000 "fwload killed"
-gone "$prog" "$child"
+gone "$prog" "$child" "$esc"
 kmsg "fwload: cancelled fwload-test-fwkill\\.bin for $DEV/fwload-test-fwkill\\.bin; fwload-test-fwkill\\.bin: fwload ended with status [0-9]+"
-echo "ok: fwload killed mid-load: cancelled in $ms ms; the program's group gone"
+echo "ok: fwload killed mid-load: cancelled in $ms ms; the program and its children gone"
 rm -f /etc/fwload.rules
 stop_hotplugd
 

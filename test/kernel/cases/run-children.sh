@@ -1,19 +1,26 @@
 # SPDX-License-Identifier: MIT
 # A run= program and everything it starts are one unit: a program run as
 # a user of its own (user=, a dedicated system user added here as a
-# package adds one) starts a child (sleep) and stalls past DEADLINE (3 s;
-# the kernel's timeout is 60 s). The driver gets its error (ENOENT, fwload's
-# -1) at the deadline, the kernel log says why, and 1 s after, no process
-# of that user is left. Before, fwload killed the program alone: its sleep
-# ran on, reparented to init.
+# package adds one) starts children (sleep: one in its process group, one
+# in a session of its own, one orphaned at once, as a daemon's double fork
+# does) and stalls past DEADLINE (3 s; the kernel's timeout is 60 s). The
+# driver gets its error (ENOENT, fwload's -1) at the deadline, the kernel
+# log says why, and 1 s after, no process of that user is left. Before,
+# fwload killed the program alone: its sleep ran on, reparented to init
+# (and the two that left its session did until the keeper became their
+# subreaper).
 . ../lib.sh
 
 trap runas_user_undo EXIT
+command -v setsid >/dev/null || fail "no setsid here to start a session with"
 runas_user
 cat >/tmp/fwload-kids.sh <<'PROG'
 #!/bin/sh
 sleep 4321 >/dev/null &
-echo "$$ $!" >/tmp/fwload-kids.started
+c=$!
+setsid sleep 4323 </dev/null >/dev/null 2>&1 &
+(setsid sleep 4324 </dev/null >/dev/null 2>&1 &)
+echo "$$ $c" >/tmp/fwload-kids.started
 sleep 4322
 PROG
 chmod 755 /tmp/fwload-kids.sh
