@@ -366,8 +366,12 @@ static int keeper(void *arg)
 	siginfo_t si;
 	pid_t pid;
 
-	if (setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 ||
-	    dup2(fd[0], 0) != 0 || dup2(fd[1], 1) != 1 || dup2(fd[2], 2) != 2) {
+	/* PR_SET_CHILD_SUBREAPER refused (EINVAL: a kernel before 3.4, or
+	 * qemu-user, which passes few prctl options on): COMMAND's group is
+	 * ended all the same, what left it is not. */
+	if (setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 ||
+	    (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 && errno != EINVAL) || dup2(fd[0], 0) != 0 || dup2(fd[1], 1) != 1 ||
+	    dup2(fd[2], 2) != 2) {
 		line_fmt(&l, "cannot run %q: its session%e\n", opt.cmd[0], errno);
 		(void)write_all(2, l.buf, l.len);
 		_exit(127);
