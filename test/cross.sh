@@ -23,6 +23,10 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -gt 0 ] || set -- armhf arm64 riscv64
 c_cases='fwload-* fault-* hotplugd-* extract-* fds-closed help-version config-cache config-stale
 agent-compressed agent-manifest agent-actions agent-hold agent-fwload-status'
+# Cases whose subject qemu-user cannot emulate, left to the unit layer's
+# native run: hotplugd-subreaper (qemu passes PR_SET_CHILD_SUBREAPER on as
+# EINVAL, so what a child leaves goes to init).
+native_only='hotplugd-subreaper'
 work=$(mktemp -d "${TMPDIR:-/tmp}/fwload-cross.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"  # hotplugd-usage runs the wrappers as nobody too
@@ -62,17 +66,23 @@ for arch in "$@"; do
 	done
 	log=$work/$arch.log
 	set --
-	if [ "$arch" != armhf ]; then
-		set -f
-		for g in $c_cases; do  # split: the list above
-			set +f
-			for t in "$repo"/test/unit/$g.sh; do
-				[ ! -f "$t" ] || set -- "$@" "${t##*/}"
-			done
-			set -f
-		done
+	cases=$c_cases
+	[ "$arch" != armhf ] || cases='*'
+	set -f
+	for g in $cases; do  # split: the list above
 		set +f
-		echo "  $arch: the $# cases of the C programs (armhf runs them all)"
+		for t in "$repo"/test/unit/$g.sh; do
+			n=${t##*/}
+			case " $native_only " in *" ${n%.sh} "*) continue ;; esac
+			[ ! -f "$t" ] || set -- "$@" "$n"
+		done
+		set -f
+	done
+	set +f
+	if [ "$arch" != armhf ]; then
+		echo "  $arch: the $# cases of the C programs (armhf runs them all but: $native_only)"
+	else
+		echo "  $arch: $# cases, all but: $native_only"
 	fi
 	TEST_FWLOAD=$b/qemu/fwload TEST_FWLOAD_SHA256=$b/qemu/fwload-sha256 TEST_FWDYN=$b/test/fwload-dyn TEST_FAULT=$b/test/fault.so \
 		TEST_FWLOAD_EXTRACT=$b/qemu/fwload-extract TEST_EXTRACT_DYN=$b/test/fwload-extract-dyn \

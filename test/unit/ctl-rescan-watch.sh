@@ -19,13 +19,17 @@ while [ "$(cat "$REQ/loading")" != 10 ] && [ $i -lt 100 ]; do
 done
 file_is "$REQ/loading" 10
 data_is "$T/fw/late.bin"
-kill -TERM $watch
+# SIGTERM to fwloadctl itself (not to the shell that runs ctl in the
+# background: mksh's waits on, and so does its fwloadctl).
+bg_pid "$watch"
+kill -TERM "$bgpid"
 i=0
-while kill -0 $watch 2>/dev/null && [ $i -lt 30 ]; do
+while kill -0 "$bgpid" 2>/dev/null && [ $i -lt 30 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
-! kill -0 $watch 2>/dev/null || fail "the watch did not stop on SIGTERM"
+! kill -0 "$bgpid" 2>/dev/null || fail "the watch did not stop on SIGTERM"
+wait "$watch"
 grep -qx 'late.bin: 0' "$T/watch.out" || fail "watch said: $(cat "$T/watch.out")"
 
 run ctl rescan --watch soon

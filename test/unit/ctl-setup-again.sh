@@ -66,7 +66,9 @@ wait "$daemon" 2>/dev/null || :
 
 # A hotplugd that setup did not start: kept, one line; with --own refused.
 "$T/hotplugd" -p "$RUN/hotplugd.pid" -D 3 3>/dev/null &
-daemon=$!
+job=$!
+bg_pid "$job"
+daemon=$bgpid
 until_true "the stand-in's pid file" test -s "$RUN/hotplugd.pid"
 ctl_ setup --hotplugd --own
 status_is 111
@@ -82,4 +84,4 @@ grep -qxF "fwloadctl: setup: hotplugd (pid $daemon) was already running, not sta
 ctl_ setup --helper --own
 status_is 100
 kill "$daemon"
-wait "$daemon" 2>/dev/null || :
+wait "$job" 2>/dev/null || :
