@@ -25,15 +25,15 @@
 # conf_broken when an input exists but cannot be read (then no request may
 # be loaded), and reports each bad line once (through "fwload -L").
 
-# request_kind DIR: $kind is what the sysfs directory DIR holds: "pending"
+# request_kind DIR: $req_kind is what the sysfs directory DIR holds: "pending"
 # (a request waiting for its answer: it has loading and no remaining_size),
 # "upload" (a firmware-upload device: it has both, and writing to it starts
 # a flash) or "none". util.h's request_kind() is the same test in C.
 request_kind() {
-	kind=none
+	req_kind=none
 	[ -e "$1/loading" ] || return 0
-	kind=upload
-	[ -e "$1/remaining_size" ] || kind=pending
+	req_kind=upload
+	[ -e "$1/remaining_size" ] || req_kind=pending
 }
 
 # q VALUE: set $q to VALUE as shell text on one line: single-quoted, each
@@ -134,6 +134,7 @@ conf_build() {
 	# m KIND GLOB (a condition) and rule WHERE NAME DIR, only with rules.
 	# Every definition on one line.
 	[ -z "$rules_sh" ] || text="$text$rules_helpers"
+	[ -z "$missing_dir" ] || text="$text$missing_helpers"
 	text="${text}rules() { ${rules_sh}return 1; }"
 	eval "$text"
 	cache_write
@@ -190,9 +191,9 @@ stamp_add() {
 			_c=${_c%%:*}
 			secs_between "${_c%%.*}" "${_now%%.*}"
 			case $_c in
-			*.000000000) [ "$_d" -ge 2 ] || keep='' ;;
+			*.000000000) [ "$secs" -ge 2 ] || keep='' ;;
 			*.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9])
-				[ "$_d" -ge 1 ] || { [ "$_d" = 0 ] && [ "1${_c#*.}" -lt "1${_now#*.}" ]; } || keep=''
+				[ "$secs" -ge 1 ] || { [ "$secs" = 0 ] && [ "1${_c#*.}" -lt "1${_now#*.}" ]; } || keep=''
 				;;
 			*) keep='' ;;
 			esac
@@ -204,23 +205,23 @@ stamp_add() {
 	done
 }
 
-# secs_between A B: $_d, B - A for two times in seconds since 1970, exact
+# secs_between A B: $secs, B - A for two times in seconds since 1970, exact
 # when they are less than 11 days apart (else +-1000000), with no number
 # past 32 bits (mksh's arithmetic; times pass 2^31 in 2038).
 secs_between() {
-	_d=-1000000
+	secs=-1000000
 	case $1$2 in *[!0-9]* | '') return ;; esac
 	if [ ${#1} -le 6 ] || [ ${#2} -le 6 ]; then
-		[ ${#1} -gt 6 ] || [ ${#2} -gt 6 ] || _d=$(($2 - $1))
+		[ ${#1} -gt 6 ] || [ ${#2} -gt 6 ] || secs=$(($2 - $1))
 		return
 	fi
 	_a=${1%??????} _b=${2%??????}
 	if [ "$_a" = "$_b" ]; then
-		_d=$((1${2#"$_b"} - 1${1#"$_a"}))
+		secs=$((1${2#"$_b"} - 1${1#"$_a"}))
 	elif [ "$_b" -eq $((_a + 1)) ]; then
-		_d=$((1${2#"$_b"} + 1000000 - 1${1#"$_a"}))
+		secs=$((1${2#"$_b"} + 1000000 - 1${1#"$_a"}))
 	elif [ "$_b" -gt "$_a" ]; then
-		_d=1000000
+		secs=1000000
 	fi
 }
 
@@ -245,16 +246,36 @@ cache_write() {
 
 # The helpers of rules(), as text for the cache, one line each.
 # shellcheck disable=SC2016 # code for the cache
-rules_helpers='m() { case $1 in firmware) v=$FIRMWARE ;; devpath) v=$DEVPATH ;; model) v=$dt_model ;; *) v=$dt_compatible ;; esac; _ifs=$IFS; IFS=$nl; set -f; hit=; for w in $v; do case $w in $2) hit=1 ;; esac; done; set +f; IFS=$_ifs; [ -n "$hit" ]; }
+rules_helpers='m() { case $1 in firmware) v=$FIRMWARE ;; devpath) v=$DEVPATH ;; model) v=$dt_model ;; *) v=$dt_compatible ;; esac; _ifs=$IFS; IFS=$nl; set -f; hit=; for _w in $v; do case $_w in $2) hit=1 ;; esac; done; set +f; IFS=$_ifs; [ -n "$hit" ]; }
 rule() { rule=$1 first_dir=$3 act=${4-} act_user=${5-} rule_hold=${6-}; [ -z "$2" ] || name=$2 renamed=" (for $FIRMWARE)"; }
 '
 
-# find_unpacker: for $f, NAME$sfx, a decompressor from PATH as an absolute
-# path (fwload runs COMMAND as is) in $unpack and its options in
-# $unpack_args, or $why says there is none. Not "command -v": busybox sh
-# names its applets there, runnable or not. (IFS is ':' here.)
+# missing_key NAME: $miss_key, NAME's file in MISSING_DIR: each '/' written
+# as '!' (one file per name, no subdirectories). The agent needs it after a
+# load too, where it reads no fwload-lib.sh: so it is text for the cache,
+# as the rules' helpers are, defined by conf_build when MISSING_DIR is set.
+# missing_name KEY is the way back, for people (fwloadctl status).
+# shellcheck disable=SC2016 # code for the cache
+missing_helpers='missing_key() { miss_key=$1; while :; do case $miss_key in */*) miss_key=${miss_key%%/*}!${miss_key#*/} ;; *) return 0 ;; esac; done; }
+'
+missing_name() {
+	miss_name=$1
+	while :; do
+		case $miss_name in
+		*!*) miss_name=${miss_name%%!*}/${miss_name#*!} ;;
+		*) return 0 ;;
+		esac
+	done
+}
+
+# find_unpacker SUFFIX: for a file NAME.SUFFIX (.zst, .xz), a decompressor
+# from PATH as an absolute path (fwload runs COMMAND as is) in $unpack and
+# its options in $unpack_args, or $unpack_why says there is none. Not
+# "command -v": busybox sh names its applets there, runnable or not. (IFS
+# is ':' here.)
 find_unpacker() {
-	case $sfx in
+	unpack_why=''
+	case $1 in
 	.zst) progs=zstd=-dcq want=zstd ;;
 	.xz) progs=xz=-dc:unxz=-c:xzcat= want="xz, unxz or xzcat" ;;
 	*) return ;;
@@ -266,19 +287,21 @@ find_unpacker() {
 			fi
 		done
 	done
-	[ -n "$unpack" ] || why="no $want to decompress it"
+	[ -n "$unpack" ] || unpack_why="no $want to decompress it"
 }
 
-# dry_run_end: the rest of "firmware.agent --dry-run" (fwloadctl explain),
-# once the image is found: where its links lead, whether that is inside a
-# searched directory (fwload's -r check, the roots in "$@"), the decision.
+# dry_run_end -r ROOT...: the rest of "firmware.agent --dry-run" (fwloadctl
+# explain), once the image is found: where its links lead, whether that is
+# inside a searched directory (fwload's -r check, the roots), the
+# decision. In: the agent's $act, $found, $found_dir, $unpack, $note,
+# $para, $kernel_dirs, $renamed. Exits.
 dry_run_end() {
 	if [ -n "$act" ]; then
-		step "decision: load the program's output, committed only if it exits 0${w:+; $w}"
+		step decision "load the program's output, committed only if it exits 0${note:+; $note}"
 		exit 0
 	fi
 	real=$(readlink -f "$found")
-	[ "$real" = "$found" ] || step "links:    $found resolves to $real"
+	[ "$real" = "$found" ] || step links "$found resolves to $real"
 	inside=''
 	while [ $# -gt 0 ]; do
 		r=$(readlink -f "$2") && case $real in "$r"/*) inside=$r ;; esac
@@ -288,12 +311,12 @@ dry_run_end() {
 		cancel "refuse: $real is outside the searched directories" 2
 		exit 2
 	}
-	step "decision: load $found, $(wc -c <"$found" | tr -d ' ') bytes${unpack:+ before decompression}${w:+; $w}"
+	step decision "load $found, $(wc -c <"$found" | tr -d ' ') bytes${unpack:+ before decompression}${note:+; $note}"
 	# The kernel's own loader looks in its own list (firmware_class.path
 	# and the four under /lib/firmware, never under FIRMWARE_ROOT) for the
 	# name the driver asked for (never a rule's rename).
 	[ -n "$fw_root$renamed" ] || case :$para:$kernel_dirs: in
-	*:"$found_dir":*) step "note:     the kernel's own loader reads $found_dir too: it loads this file itself (a compressed one if built with CONFIG_FW_LOADER_COMPRESS), and no helper runs" ;;
+	*:"$found_dir":*) step note "the kernel's own loader reads $found_dir too: it loads this file itself (a compressed one if built with CONFIG_FW_LOADER_COMPRESS), and no helper runs" ;;
 	esac
 	exit 0
 }
@@ -363,24 +386,21 @@ conf_read() {
 			esac
 			;;
 		HOLD)
-			if [ "$v" = 0 ] || in_range "$v" '' 86400; then
-				hold=$v
-				while :; do
-					case $hold in 0?*) hold=${hold#0} ;; *) break ;; esac
-				done
+			if hold_seconds "$v"; then
+				hold=$secs
 			else
 				bad "HOLD wants whole seconds, 0 to 86400, not '$v'; 0 used (a name not found is cancelled at once)"
 			fi
 			;;
 		DEADLINE)
-			if in_range "$v" '' 86400; then
+			if fwload_takes -T "$v"; then
 				deadline=$v
 			else
 				bad "DEADLINE wants whole seconds, 1 to 86400, not '$v'; the default (300) used"
 			fi
 			;;
 		MAX_SIZE)
-			if in_range "${v%[KMG]}" "${v#"${v%[KMG]}"}" 2146435072; then
+			if fwload_takes -S "$v"; then
 				max_size=$v
 			else
 				bad "MAX_SIZE wants bytes, 1 to 2047M (K, M or G after the number), not '$v'; the default (256M) used"
@@ -394,22 +414,27 @@ conf_read() {
 	IFS=$_ifs
 }
 
-# in_range DIGITS UNIT MAX: DIGITS (times 1024, 1024^2, 1024^3 for UNIT K,
-# M, G) is from 1 to MAX: fwload's own ranges (-S, -T), checked before
-# the number can wrap.
-in_range() {
+# fwload_takes OPTION VALUE: fwload accepts VALUE for OPTION (-S, -T: its
+# ranges, decided there alone, so that fwload is never given a value it
+# refuses). fwload reads its options first; with -I / it then only prints
+# one stamp, which is thrown away. Asked only for a setting that is there,
+# when the files are read: never at an event served from the cache. (No
+# /dev/null: early boot may lack it.)
+fwload_takes() {
+	_out=$("$fwload" "$1" "$2" -I / 2>&1)
+}
+
+# hold_seconds VALUE: $secs, VALUE as whole seconds from 0 to 86400 (a hold
+# lasts no longer than a day; 0 only as "0"), leading zeros taken off;
+# fails otherwise.
+# HOLD= and a rule's hold=.
+hold_seconds() {
 	case $1 in '' | *[!0-9]*) return 1 ;; esac
-	_d=$1
+	secs=$1
 	while :; do
-		case $_d in 0?*) _d=${_d#0} ;; *) break ;; esac
+		case $secs in 0?*) secs=${secs#0} ;; *) break ;; esac
 	done
-	[ ${#_d} -le 10 ] || return 1
-	case $2 in
-	K) _d=$((_d * 1024)) ;;
-	M) _d=$((_d * 1048576)) ;;
-	G) _d=$((_d * 1073741824)) ;;
-	esac
-	[ "$_d" -ge 1 ] && [ "$_d" -le "$3" ]
+	[ ${#secs} -le 5 ] && [ "$secs" -le 86400 ] && { [ "$secs" != 0 ] || [ "$1" = 0 ]; }
 }
 
 # each_line FILE: $lines, FILE's lines as "N:LINE" (grep -n: one program,
@@ -443,8 +468,8 @@ absolute() {
 
 # one_of VAR "WORD...": VAR=$v if $v is one of the words; else fails.
 one_of() {
-	for w in $2; do
-		if [ "$v" = "$w" ]; then
+	for _w in $2; do
+		if [ "$v" = "$_w" ]; then
 			eval "$1=\$v"
 			return 0
 		fi
@@ -482,7 +507,7 @@ rules_read() {
 				;;
 			name=?*)
 				check_name "$v"
-				[ -z "$why" ] || why="name=$v: $why"
+				[ -z "$name_why" ] || why="name=$v: $name_why"
 				r_name=$v
 				;;
 			dir=/*) r_dir=$v ;;
@@ -514,11 +539,8 @@ rules_read() {
 				esac
 				;;
 			hold=?*)
-				if [ "$v" = 0 ] || in_range "$v" '' 86400; then
-					r_hold=$v
-					while :; do
-						case $r_hold in 0?*) r_hold=${r_hold#0} ;; *) break ;; esac
-					done
+				if hold_seconds "$v"; then
+					r_hold=$secs
 				else
 					why="hold=$v: whole seconds, 0 to 86400"
 				fi
@@ -574,7 +596,7 @@ act_prepare() {
 			q "$_a"
 			act_argv="$act_argv $q"
 		done
-		step "action:   extract: the image is $libexec/fwload-extract $*"
+		step action "extract: the image is $libexec/fwload-extract $*"
 		;;
 	run)
 		q "$2"
@@ -590,15 +612,15 @@ act_prepare() {
 			*) _why='' ;;
 			esac
 			if [ -n "$_why" ]; then
-				step "action:   run $2 as user $act_user: $_why"
+				step action "run $2 as user $act_user: $_why"
 				cancel "user=$act_user: $_why; rule $rule refused" 2
 				return
 			fi
 			q "$libexec/fwload-runas"
 			act_argv="$q $_ug $act_argv"
-			step "action:   run: the image is the output of $2 as user $act_user ($_ug, no supplementary groups)"
+			step action "run: the image is the output of $2 as user $act_user ($_ug, no supplementary groups)"
 		else
-			step "action:   run: the image is the output of $2 (as root)"
+			step action "run: the image is the output of $2 (as root)"
 		fi
 		;;
 	esac
@@ -737,10 +759,14 @@ hold_rank() {
 # one built to) holds at most this many agents, each a shell and a sleep.
 hold_max=64
 
-# hold_wait: the agent found no image for a pending request and HOLD= is
-# set (or it holds the request already and found one). A held request holds
-# no lock: it is only this shell, searching again every quarter second
-# (one sleep process at a time), until one of
+# hold_wait REQUEST FOUND STAMP WHERE: the agent found no image for the
+# pending request at REQUEST (its sysfs directory) and HOLD= is set, or it
+# holds the request already and FOUND is what its last search found (a
+# path, or empty). STAMP is the configuration stamp the decision came from
+# (c_stamp; empty when read from the files), WHERE the directories
+# searched (for the log line). A held request holds no lock: it is only
+# this shell, searching again every quarter second (one sleep process at a
+# time), until one of
 #   - the image is there, and unchanged since the search before (a copy
 #     still being written is not loaded half): returns 1, the agent loads it;
 #   - HOLD's end (or the kernel's timeout for this request, less 2 s, if
@@ -752,13 +778,13 @@ hold_max=64
 #     the agent cancels;
 #   - the request is gone (answered by another, a rescan after switch_root),
 #     settle has run (its rescan answers it), or another agent took the
-#     hold over (its record names another process): $hold_end 5, quietly;
+#     hold over (its record names another process): returns 5, quietly;
 #   - the agent runs for a rescan or for hotplugd (FWLOAD_HOLD_DETACH set):
-#     the hold goes on in an agent of its own in the background, $hold_end 8
+#     the hold goes on in an agent of its own in the background: returns 8
 #     (a held request never keeps a job slot, or a rescan, waiting);
 #   - the configuration the decision came from is no longer what is on
-#     disk (fwload -K with the stamp the agent read; before the hold, then
-#     once a second): $hold_end 7, the agent reads the files again and
+#     disk (fwload -K STAMP; before the hold, then once a second): returns
+#     7, the agent reads the files again and
 #     decides again (a hold it makes again keeps its end: the record is
 #     still its own);
 # else returns 0: search again. The record $rundir/held/KEY (hold_key)
@@ -770,94 +796,114 @@ hold_max=64
 # hold goes on without it, and status finds the agent by the request's
 # loading file, which a holder keeps open on fd 9.
 hold_wait() {
-	hold_end=''
-	if [ -z "$held" ]; then
-		if [ -e "$rundir/settled" ]; then
-			hold_why="HOLD=$hold, but fwloadctl settle has run"
-			return 1
-		fi
-		if [ "${FWLOAD_SOURCE-}" = procd ]; then
-			hold_why="HOLD=$hold, but procd answers every request itself once its hooks are done: no hold under procd"
-			return 1
-		fi
-		request_kind "$request"
-		[ "$kind" = pending ] || return 1
-		# A hold is a decision that lasts: never one made from a cache
-		# that is no longer fresh (7: the agent reads the files again).
-		if [ -n "$from_cache" ] && ! "$fwload" -K "$c_stamp" 2>/dev/null; then
-			hold_end=7
-			return 2
-		fi
-		hold_count
-		if [ "$holds" -ge "$hold_max" ]; then
-			hold_why="HOLD=$hold, but $holds requests are held already (at most $hold_max)"
-			return 1
-		fi
-		if [ -n "${FWLOAD_HOLD_DETACH-}" ]; then
-			FWLOAD_HOLD_DETACH='' "$libexec/firmware.agent" firmware </dev/null >/dev/null 2>&1 &
-			hold_end=8
-			return 2
-		fi
-		boot_now
-		if [ -z "$boot_now" ]; then
-			hold_why="HOLD=$hold, but no boot clock to time it ($procfs/uptime cannot be read)"
-			return 1
-		fi
-		hold_now=$boot_now
-		hold_until=$((hold_now + hold))
-		case ${TIMEOUT-} in
-		0 | '' | *[!0-9]*) ;;
-		*)
-			if [ ${#TIMEOUT} -le 5 ] && [ $((hold_now + TIMEOUT - 3)) -lt "$hold_until" ]; then
-				hold_until=$((hold_now + TIMEOUT - 3))
-			fi
-			;;
-		esac
-		hold_key
-		proc_start "$$"
-		hold_me="$$ ${proc_start:--}"
-		# shellcheck disable=SC2174 # -m for the directory itself
-		if [ -n "$hold_file" ] && { [ -d "$rundir/held" ] || mkdir -p -m 700 "$rundir/held" 2>/dev/null; }; then
-			# A hold taken over keeps its end.
-			_u=''
-			[ ! -f "$hold_file" ] || read -r _u _ 2>/dev/null <"$hold_file"
-			case $_u in '' | *[!0-9]*) ;; *) [ "$_u" -ge "$hold_until" ] || hold_until=$_u hold_why="HOLD=$hold, taken over from an earlier hold that ended" ;; esac
-			# Written whole, or not at all (a full run directory: no
-			# empty or partial record left behind).
-			if printf '%s %s %s\n' "$hold_until" "$hold_me" "$DEVPATH" 2>/dev/null >"$hold_file.$$"; then
-				mv -f "$hold_file.$$" "$hold_file" 2>/dev/null || rm -f "$hold_file.$$" 2>/dev/null
-			else
-				rm -f "$hold_file.$$" 2>/dev/null
-			fi
-		fi
-		if [ "$hold_until" -le "$hold_now" ]; then
-			[ -n "$hold_why" ] || hold_why="HOLD=$hold, but the kernel's timeout for it, $TIMEOUT s, leaves no time to hold"
-			hold_done
-			return 1
-		fi
-		hold_rank
-		if [ "$ahead" -ge "$hold_max" ]; then
-			hold_why="HOLD=$hold, but $ahead requests are held already (at most $hold_max)"
-			hold_done
-			return 1
-		fi
-		held=1 hold_id='' hold_sig='' hold_n=0 hold_why=''
-		trap 'hold_sig=1' TERM INT HUP
-		# The request's loading file, open on fd 9 while the hold lasts
-		# (never moved by a redirection): what shows this agent as its
-		# holder when there is no record (its children have it too).
-		command exec 9<"$request/loading"
-		"$fwload" -l "$log" -L "$FIRMWARE held for $DEVPATH: not found in ${fw_root:+$fw_root }$dirs; waiting up to $((hold_until - hold_now)) s for it (HOLD=$hold)"
-	elif [ -n "$found" ]; then
+	if [ -z "${hold_on-}" ]; then
+		hold_start "$1" "$3" "$4" || return
+	elif [ -n "$2" ]; then
 		# Found while held: loaded once it is the same file, of the same
 		# size and times, two searches running.
-		_id=$("$fwload" -I "$found" 2>/dev/null)
+		_id=$("$fwload" -I "$2" 2>/dev/null)
 		if [ "$_id" = "$hold_id" ]; then
 			hold_done
 			return 1
 		fi
 		hold_id=$_id
 	fi
+	hold_next "$1" "$3"
+}
+
+# hold_start REQUEST STAMP WHERE: whether a hold may begin (settle, procd,
+# a pending request, a fresh configuration, $hold_max, a detached agent,
+# the boot clock), and then its record (hold_record), its rank, fd 9 and
+# the log line. Returns 0 held, else hold_wait's status.
+hold_start() {
+	hold_why=
+	if [ -e "$rundir/settled" ]; then
+		hold_why="HOLD=$hold, but fwloadctl settle has run"
+		return 1
+	fi
+	if [ "${FWLOAD_SOURCE-}" = procd ]; then
+		hold_why="HOLD=$hold, but procd answers every request itself once its hooks are done: no hold under procd"
+		return 1
+	fi
+	request_kind "$1"
+	[ "$req_kind" = pending ] || return 1
+	# A hold is a decision that lasts: never one made from a cache
+	# that is no longer fresh (7: the agent reads the files again).
+	[ -z "$2" ] || "$fwload" -K "$2" 2>/dev/null || return 7
+	hold_count
+	if [ "$holds" -ge "$hold_max" ]; then
+		hold_why="HOLD=$hold, but $holds requests are held already (at most $hold_max)"
+		return 1
+	fi
+	if [ -n "${FWLOAD_HOLD_DETACH-}" ]; then
+		FWLOAD_HOLD_DETACH='' "$libexec/firmware.agent" firmware </dev/null >/dev/null 2>&1 &
+		return 8
+	fi
+	boot_now
+	if [ -z "$boot_now" ]; then
+		hold_why="HOLD=$hold, but no boot clock to time it ($procfs/uptime cannot be read)"
+		return 1
+	fi
+	hold_record
+	if [ "$hold_until" -le "$hold_now" ]; then
+		[ -n "$hold_why" ] || hold_why="HOLD=$hold, but the kernel's timeout for it, ${TIMEOUT-} s, leaves no time to hold"
+		hold_done
+		return 1
+	fi
+	hold_rank
+	if [ "$ahead" -ge "$hold_max" ]; then
+		hold_why="HOLD=$hold, but $ahead requests are held already (at most $hold_max)"
+		hold_done
+		return 1
+	fi
+	hold_on=1 hold_id='' hold_sig='' hold_n=0 hold_why=''
+	trap 'hold_sig=1' TERM INT HUP
+	# The request's loading file, open on fd 9 while the hold lasts
+	# (never moved by a redirection): what shows this agent as its
+	# holder when there is no record (its children have it too).
+	command exec 9<"$1/loading"
+	"$fwload" -l "$log" -L "$FIRMWARE held for $DEVPATH: not found in $3; waiting up to $((hold_until - hold_now)) s for it (HOLD=$hold)"
+	return 0
+}
+
+# hold_record: the hold's end, $hold_until on the boot clock ($hold_now:
+# now), at most the kernel's TIMEOUT less 3 s, kept from the record of a
+# hold taken over ($hold_why says so); the record $hold_file (hold_key)
+# written whole, or not at all (a full run directory: no empty or partial
+# record left behind), naming this agent ($hold_me: PID START).
+hold_record() {
+	hold_now=$boot_now
+	hold_until=$((hold_now + hold))
+	case ${TIMEOUT-} in
+	0 | '' | *[!0-9]*) ;;
+	*)
+		if [ ${#TIMEOUT} -le 5 ] && [ $((hold_now + TIMEOUT - 3)) -lt "$hold_until" ]; then
+			hold_until=$((hold_now + TIMEOUT - 3))
+		fi
+		;;
+	esac
+	hold_key
+	proc_start "$$"
+	hold_me="$$ ${proc_start:--}"
+	# shellcheck disable=SC2174 # -m for the directory itself
+	if [ -n "$hold_file" ] && { [ -d "$rundir/held" ] || mkdir -p -m 700 "$rundir/held" 2>/dev/null; }; then
+		# A hold taken over keeps its end.
+		_u=''
+		[ ! -f "$hold_file" ] || read -r _u _ 2>/dev/null <"$hold_file"
+		case $_u in '' | *[!0-9]*) ;; *) [ "$_u" -ge "$hold_until" ] || hold_until=$_u hold_why="HOLD=$hold, taken over from an earlier hold that ended" ;; esac
+		# Written whole, or not at all (a full run directory: no
+		# empty or partial record left behind).
+		if printf '%s %s %s\n' "$hold_until" "$hold_me" "$DEVPATH" 2>/dev/null >"$hold_file.$$"; then
+			mv -f "$hold_file.$$" "$hold_file" 2>/dev/null || rm -f "$hold_file.$$" 2>/dev/null
+		else
+			rm -f "$hold_file.$$" 2>/dev/null
+		fi
+	fi
+}
+
+# hold_next REQUEST STAMP: a quarter second's sleep, then whether the hold
+# goes on: returns 0 (search again), or hold_wait's status.
+hold_next() {
 	# (No sleep that runs, as in an initramfs emptied by switch_root under
 	# an agent that held a request there: no spinning; see below.)
 	_slept=1
@@ -869,10 +915,9 @@ hold_wait() {
 	fi
 	_u='' _p='' _s=''
 	[ -z "$hold_file" ] || read -r _u _p _s _ 2>/dev/null <"$hold_file"
-	if [ ! -e "$request/loading" ] || [ -e "$rundir/settled" ] || { [ -n "$_p" ] && [ "$_p $_s" != "$hold_me" ]; }; then
+	if [ ! -e "$1/loading" ] || [ -e "$rundir/settled" ] || { [ -n "$_p" ] && [ "$_p $_s" != "$hold_me" ]; }; then
 		hold_done
-		hold_end=5
-		return 2
+		return 5
 	fi
 	# The configuration changed (checked once a second): the agent reads
 	# it again and decides again; the hold keeps its end (its record).
@@ -887,11 +932,10 @@ hold_wait() {
 		fi
 		;;
 	esac
-	if [ -n "$from_cache" ] && [ $((hold_n % 4)) = 0 ] && ! "$fwload" -K "$c_stamp" 2>/dev/null; then
-		held=''
+	if [ -n "$2" ] && [ $((hold_n % 4)) = 0 ] && ! "$fwload" -K "$2" 2>/dev/null; then
+		hold_on=''
 		exec 9<&-
-		hold_end=7
-		return 2
+		return 7
 	fi
 	if [ -z "$_slept" ]; then
 		hold_why="held, but sleep does not run here"
@@ -912,9 +956,10 @@ hold_wait() {
 	return 0
 }
 
-# hold_done: the hold record goes (if it is still this agent's), and the
-# request's loading file is closed.
+# hold_done: the hold is over: the record goes (if it is still this
+# agent's), and the request's loading file is closed.
 hold_done() {
+	hold_on=''
 	exec 9<&-
 	[ -n "$hold_file" ] && [ -f "$hold_file" ] || return 0
 	_u='' _p='' _s=''
