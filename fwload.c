@@ -56,7 +56,6 @@
 
 enum { LOADED = 0, CANCELLED = 1, ABORTED = 2, STOPPED = 3, BUSY = 5, NOT_REQUEST = 6,
        CHANGED = 7, GONE = EX_SYSTEM };
-enum { ERR = 3, WARN = 4, INFO = 6 };  /* kmsg and syslog levels */
 
 static const char usage_text[] =
 	"usage: fwload [-ev] [-s SYSFS] [-t WAIT] [-T DEADLINE] [-S MAXSIZE] [-n NAME] [-l LOG] [-w NOTE]\n"
@@ -107,12 +106,10 @@ static void fail(const char *f, ...)
 /* stderr, unless it stays full for a second (a stuck pipe must not hang us). */
 static void to_stderr(const char *text)
 {
-	struct pollfd p = { .fd = 2, .events = POLLOUT };
 	struct line l = { .len = 0 };
 
 	line_fmt(&l, "fwload: %s\n", text);
-	if (poll(&p, 1, 1000) == 1 && !(p.revents & (POLLERR | POLLNVAL)))
-		(void)write_all(2, l.buf, l.len);
+	(void)stderr_put(l.buf, l.len, 1000);
 }
 
 /* The log file's writer: it holds nothing but the pipe its exit closes. */
@@ -141,7 +138,7 @@ static void say(int level, const char *text, int to_err)
 {
 	static long long stack[2048];  /* the writer's */
 	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
-	size_t max = strcmp(opt.log, "kmsg") ? sizeof(out.buf) - 1 : 976;
+	size_t max = strcmp(opt.log, "kmsg") ? sizeof(out.buf) - 1 : KMSG_MAX;
 	int fd = -1, p[2];
 	pid_t pid;
 
@@ -154,14 +151,12 @@ static void say(int level, const char *text, int to_err)
 			(void)!sendto(fd, out.buf, out.len, MSG_DONTWAIT | MSG_NOSIGNAL,
 				      (struct sockaddr *)&sa, sizeof(sa));
 	} else {
-		if (max == 976)
+		if (max == KMSG_MAX)
 			line_fmt(&out, "<%d>", (long long)level);
 		line_fmt(&out, "fwload: %s", text);
-		if (out.len > max - 1)  /* cut, and say so: the newline must fit */
-			memcpy(out.buf + (out.len = max - 1) - 3, "...", 4);
-		line_put(&out, '\n');
-		if (max == 976 && (fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) >= 0) {
-			(void)!write(fd, out.buf, out.len);
+		line_end(&out, max);
+		if (max == KMSG_MAX) {
+			(void)kmsg_write(out.buf, out.len);
 		} else if (opt.log[0] == '/' && syscall(SYS_pipe2, p, O_CLOEXEC) == 0) {
 			struct pollfd done = { .fd = p[0], .events = POLLIN };
 
@@ -185,8 +180,7 @@ static void usage(const char *why)
 
 /* --- Time and signals. --- */
 
-/* The kernel's sigset: NSIG - 1 bits (8 bytes, 16 on MIPS). */
-#define KSIG_BYTES ((NSIG + 6) / 8)
+/* The kernel's sigset: NSIG - 1 bits (KSIG_BYTES: 8 bytes, 16 on MIPS). */
 #define LBITS (8 * sizeof(long))
 static unsigned long stop_set[16 / sizeof(long)];
 
@@ -209,7 +203,6 @@ static void block_signals(void)
 {
 	static const unsigned char go_on[] = { SIGKILL, SIGSTOP, SIGCHLD, SIGCONT, SIGPIPE, SIGURG,
 					       SIGWINCH, SIGTSTP, SIGTTIN, SIGTTOU };
-	static const unsigned long dfl[8];  /* a kernel sigaction: SIG_DFL (util.h) */
 	unsigned long all[16 / sizeof(long)];
 
 	memset(all, 0xff, sizeof(all));
@@ -218,7 +211,7 @@ static void block_signals(void)
 		stop_set[(go_on[i] - 1) / LBITS] &= ~(1UL << (go_on[i] - 1) % LBITS);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, all, NULL, KSIG_BYTES);
 	sigfd = (int)syscall(SYS_signalfd4, -1, stop_set, KSIG_BYTES, SFD_NONBLOCK | SFD_CLOEXEC);
-	syscall(SYS_rt_sigaction, SIGCHLD, dfl, NULL, KSIG_BYTES);
+	sig_default(SIGCHLD);
 }
 
 /* The first stop signal pending, or 0. */
@@ -322,25 +315,6 @@ static void sweep(pid_t cmd, int *ws)
 	}
 }
 
-/* COMMAND started by the keeper, in a process group of its own: its pid. */
-static pid_t exec_cmd(void)
-{
-	struct line l = { .len = 0 };
-	pid_t pid = vfork();
-
-	if (pid == 0) {
-		extern char **environ;
-
-		child_reset();
-		setpgid(0, 0);
-		execve(opt.cmd[0], opt.cmd, environ);
-		line_fmt(&l, "cannot run %q%e\n", opt.cmd[0], errno);
-		(void)write_all(2, l.buf, l.len);
-		_exit(127);
-	}
-	return pid;
-}
-
 /*
  * COMMAND's keeper: a copy of us (clone: fork's semantics without fork's
  * locks) that leads COMMAND's session, runs no program and is the
@@ -357,11 +331,12 @@ static pid_t exec_cmd(void)
  */
 static int keeper(void *arg)
 {
-	static const unsigned long dfl[8], wake[16 / sizeof(long)] = { 1UL << (SIGTERM - 1) | 1UL << (SIGCHLD - 1) };
+	static const unsigned long wake[16 / sizeof(long)] = { 1UL << (SIGTERM - 1) | 1UL << (SIGCHLD - 1) };
 	const int *fd = arg;  /* in, out, err, our parent's pid */
 	static const uint64_t no_core[2];  /* the kernel's rlimit64 (raw: libc's setrlimit may be heavy) */
 	unsigned long sig[16 / sizeof(long)] = { 0 };
 	struct line l = { .len = 0 };
+	extern char **environ;
 	int ws = 0, s;
 	siginfo_t si;
 	pid_t pid;
@@ -375,7 +350,8 @@ static int keeper(void *arg)
 	if (getppid() != fd[3])
 		_exit(127);  /* we died already */
 	close_from(3);
-	if ((pid = exec_cmd()) < 0) {
+	/* COMMAND, in a process group of its own */
+	if ((pid = child_start(opt.cmd[0], opt.cmd, environ, NULL, CHILD_GROUP, "")) < 0) {
 		line_fmt(&l, "cannot start %q%e\n", opt.cmd[0], errno);
 		(void)write_all(2, l.buf, l.len);
 		_exit(127);
@@ -401,7 +377,7 @@ static int keeper(void *arg)
 	s = WTERMSIG(ws);
 	sig[(s - 1) / LBITS] = 1UL << (s - 1) % LBITS;
 	syscall(SYS_prlimit64, 0, RLIMIT_CORE, no_core, NULL);
-	syscall(SYS_rt_sigaction, s, dfl, NULL, KSIG_BYTES);
+	sig_default(s);
 	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, sig, NULL, KSIG_BYTES);
 	kill(getpid(), s);
 	_exit(128 + s);
@@ -766,7 +742,7 @@ static int open_image(struct stat *st)
 	else if (pre.st_size > opt.max_size)
 		fail("%q is %d bytes, over the limit of %d", opt.image, (long long)pre.st_size,
 		     (long long)opt.max_size);
-	else if ((fd = reopen(p, &pre, st)) >= 0 && (st->st_dev != pre.st_dev || st->st_ino != pre.st_ino))
+	else if ((fd = reopen(p, &pre, st)) >= 0 && !same_file(st, &pre))
 		fail("file replaced while being opened: %q", opt.image);
 	else
 		goto close_path;
@@ -941,21 +917,15 @@ static int open_request(int *dir)
  */
 static int lock_request(int reqdir, int *lockdir, struct line *name, const char **why)
 {
-	struct line dir = { .len = 0 };
-	struct stat a, b;
-	char *slash;
+	struct stat a;
 	int fd;
 
 	*why = "cannot stat the request";
 	if (request_key(reqdir, name) < 0)
 		return -1;
-	line_fmt(&dir, "%s", opt.lockdir);
-	if (mkdir(dir.buf, 0700) < 0 && errno == ENOENT && (slash = strrchr(dir.buf, '/')) > dir.buf) {
-		*slash = '\0';  /* its parent, the run directory, first */
-		(void)mkdir(dir.buf, 0700);
-		*slash = '/';
-		(void)mkdir(dir.buf, 0700);
-	}
+	/* its parent, the run directory, first */
+	if (mkdir(opt.lockdir, 0700) < 0 && errno == ENOENT && mkdir_parent(opt.lockdir, 0700) == 0)
+		(void)mkdir(opt.lockdir, 0700);
 	*why = "cannot open the lock directory";
 	if ((*lockdir = open(opt.lockdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return -1;
@@ -972,8 +942,7 @@ static int lock_request(int reqdir, int *lockdir, struct line *name, const char 
 			close(fd);
 			return errno == EWOULDBLOCK ? -2 : -1;
 		}
-		if (fstat(fd, &a) == 0 && fstatat(*lockdir, name->buf, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		if (names_file(fd, *lockdir, name->buf))
 			return fd;
 		close(fd);  /* its holder answered and removed it */
 	}
@@ -1275,16 +1244,7 @@ static int pending(char *const *cmd)
 			env[m++] = p.async;
 		}
 		env[m] = NULL;
-		if ((pid = vfork()) == 0) {
-			struct line l = { .len = 0 };
-
-			child_reset();
-			execve(cmd[0], cmd, (char *const *)env);
-			line_fmt(&l, "fwload: cannot run %q%e\n", cmd[0], errno);
-			(void)write_all(2, l.buf, l.len);
-			_exit(127);
-		}
-		if (pid < 0) {
+		if ((pid = child_start(cmd[0], cmd, (char *const *)env, NULL, 0, "fwload")) < 0) {
 			line_fmt(&msg, "cannot start %q%e", cmd[0], errno);
 			to_stderr(msg.buf);
 			close(p.dir);
@@ -1329,11 +1289,7 @@ int main(int argc, char **argv)
 	opt.roots = roots;
 	opt.deadline_s = 300;
 	opt.max_size = 256 << 20;  /* linux-firmware's largest is far below */
-	if (argc == 2 && strcmp(argv[1], "--help") == 0)
-		return write_all(1, usage_text, sizeof(usage_text) - 1) ? EX_SYSTEM : 0;
-	if (argc == 2 && strcmp(argv[1], "--version") == 0)
-		return write_all(1, "fwload " FWLOAD_VERSION "\n", sizeof("fwload " FWLOAD_VERSION)) ?
-			       EX_SYSTEM : 0;
+	help_version(argc, argv, usage_text, "fwload " FWLOAD_VERSION "\n", 0);
 	while ((c = opt_next(&o, "cevIiPUs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
 		if (c == '?' || c == ':')
 			usage(c == '?' ? "unknown option" : "option wants a value");

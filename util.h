@@ -7,11 +7,14 @@
  * (static, unused: dropped by the compiler).
  *
  *   struct line, line_put, line_fmt   one message built in place
+ *   line_end, stderr_put, kmsg_write  a log line's end, its two sinks
  *   write_all                         the one write loop
+ *   same_file, names_file, mkdir_parent  identity and a parent directory
  *   sanitize_fds                      fds 0-2 open before anything else
- *   child_reset                       a child's state before execve
+ *   sig_default, child_reset          a child's state before execve
+ *   child_start                       vfork, fds, reset, execve: the one start
  *   parse_num                         whole numbers, optional K/M/G
- *   opt_next                          getopt(3)'s rules without its stdio
+ *   opt_next, help_version            getopt(3)'s rules without its stdio
  *   request_kind                      "a pending request" decided once
  *   uevent_keys, KERNEL_PATH          what a child of an event may get
  *   request_key                       a request's identity, "DEV-INO"
@@ -26,9 +29,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +49,8 @@
 
 /* Exit statuses every program shares (skarnet's convention). */
 enum { EX_USAGE = 100, EX_SYSTEM = 111 };
+/* Log levels, the kernel log's and syslog's. */
+enum { ERR = 3, WARN = 4, INFO = 6 };
 
 /* --- Messages --- */
 
@@ -149,6 +156,17 @@ UTIL void line_fmt(struct line *l, const char *f, ...)
 	va_end(ap);
 }
 
+/*
+ * The end of a log line for a sink that takes at most max bytes: cut to
+ * max - 1 (and "..." in its last three, to say so), then the newline.
+ */
+UTIL void line_end(struct line *l, size_t max)
+{
+	if (l->len > max - 1)
+		memcpy(l->buf + (l->len = max - 1) - 3, "...", 4);
+	line_put(l, '\n');
+}
+
 /* --- I/O --- */
 
 /*
@@ -171,6 +189,75 @@ UTIL int write_all(int fd, const void *buf, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+/*
+ * n bytes to stderr once poll() says it has room, waited for ms at most: a
+ * log pipe nobody reads must never hold us (a line shorter than PIPE_BUF
+ * then goes in whole, without blocking). 1 if written, 0 if not.
+ */
+UTIL int stderr_put(const char *buf, size_t n, int ms)
+{
+	struct pollfd p = { .fd = 2, .events = POLLOUT };
+
+	if (poll(&p, 1, ms) != 1 || (p.revents & (POLLERR | POLLNVAL)))
+		return 0;
+	(void)write_all(2, buf, n);
+	return 1;
+}
+
+/*
+ * One record to the kernel log, "<LEVEL>NAME: text\n" (fwload's and
+ * hotplugd's say()), at most KMSG_MAX bytes with its newline (line_end():
+ * the kernel refuses a longer write whole), to /dev/kmsg opened
+ * non-blocking: never waited for. 0, or -1 (no kmsg).
+ */
+#define KMSG_MAX 976
+
+UTIL int kmsg_write(const char *buf, size_t n)
+{
+	int fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	(void)!write(fd, buf, n);
+	close(fd);
+	return 0;
+}
+
+/* --- Files --- */
+
+/* Are a and b the same file (device and inode)? */
+UTIL int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Does dir/name (a link not followed; dir may be AT_FDCWD) still name the
+ * file open as fd? */
+UTIL int names_file(int fd, int dir, const char *name)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && fstatat(dir, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && same_file(&a, &b);
+}
+
+/*
+ * The directory path is in, made with mode when missing (that one level
+ * only; none for "/"): 0 when it is there now, else -1 (errno).
+ */
+UTIL int mkdir_parent(const char *path, mode_t mode)
+{
+	char dir[PATH_MAX], *slash;
+	size_t n = strlen(path);
+
+	if (n >= sizeof(dir))
+		return errno = ENAMETOOLONG, -1;
+	memcpy(dir, path, n + 1);
+	if (!(slash = strrchr(dir, '/')) || slash == dir)
+		return errno = ENOENT, -1;
+	*slash = '\0';
+	return mkdir(dir, mode) == 0 || errno == EEXIST ? 0 : -1;
 }
 
 /*
@@ -207,6 +294,16 @@ UTIL void close_from(int first)
 		close(fd);
 }
 
+/* The kernel's sigset: NSIG - 1 bits, 8 bytes (16 on MIPS). */
+#define KSIG_BYTES ((NSIG + 6) / 8)
+UTIL const unsigned long ksig_zero[8];  /* a sigaction: SIG_DFL, no flags, an empty mask */
+
+/* Signal s back to its default action (the raw call: 32 and 33 too). */
+UTIL void sig_default(int s)
+{
+	syscall(SYS_rt_sigaction, s, ksig_zero, NULL, KSIG_BYTES);
+}
+
 /*
  * In a child, before execve: every signal back to its default action and
  * unblocked, fds 3 and up closed (ours are close-on-exec; what our starter
@@ -220,18 +317,17 @@ UTIL void close_from(int first)
  */
 UTIL void child_reset(void)
 {
-	static const unsigned long dfl[8];
-
 	for (int s = 1; s < NSIG; s++)
-		syscall(SYS_rt_sigaction, s, dfl, NULL, (NSIG + 6) / 8);
-	syscall(SYS_rt_sigprocmask, SIG_SETMASK, dfl, NULL, (NSIG + 6) / 8);
+		sig_default(s);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, ksig_zero, NULL, KSIG_BYTES);
 	close_from(3);
 }
 
 /*
- * One line on standard error: NAME ": " and line_fmt's f, for the programs
- * whose one sink it is (fwload-sha256, fwload-extract, fwload-runas: each
- * defines say() as say_as() with its name).
+ * One line on standard error: NAME ": " (none for "") and line_fmt's f,
+ * for the programs whose one sink it is (fwload-sha256, fwload-extract,
+ * fwload-runas: each defines say() as say_as() with its name), and for
+ * child_start()'s child.
  */
 UTIL void say_as(const char *name, const char *f, ...)
 {
@@ -240,8 +336,10 @@ UTIL void say_as(const char *name, const char *f, ...)
 
 	l.len = strlen(name);  /* a program's name: short */
 	memcpy(l.buf, name, l.len);
-	memcpy(l.buf + l.len, ": ", 2);
-	l.len += 2;
+	if (l.len) {
+		memcpy(l.buf + l.len, ": ", 2);
+		l.len += 2;
+	}
 	va_start(ap, f);
 	line_vfmt(&l, f, ap);
 	va_end(ap);
@@ -249,7 +347,59 @@ UTIL void say_as(const char *name, const char *f, ...)
 	(void)write_all(2, l.buf, l.len);
 }
 
+/*
+ * The one way a program here starts another: vfork(), then in the child
+ * fd[0], fd[1] and fd[2] (those >= 0) onto 0, 1 and 2, a session
+ * (CHILD_SESSION: no controlling terminal) or a process group
+ * (CHILD_GROUP) of its own, child_reset(), execve(path, argv, env). A
+ * child that cannot run it says "NAME: cannot run PATH: errno ..." on its
+ * stderr (say_as(); name NULL: nothing) and exits 127. The child's pid, or -1
+ * (errno). Never inlined: the child touches nothing but this frame.
+ */
+enum { CHILD_SESSION = 1, CHILD_GROUP = 2 };
+
+static __attribute__((unused, noinline)) pid_t child_start(const char *path, char *const argv[],
+							    char *const env[], const int fd[3], int how,
+							    const char *name)
+{
+	pid_t pid = vfork();
+
+	if (pid == 0) {
+		int i = 0;
+
+		if (how == CHILD_SESSION)
+			setsid();
+		else if (how == CHILD_GROUP)
+			setpgid(0, 0);
+		while (i < 3 && (!fd || fd[i] < 0 || dup2(fd[i], i) == i))
+			i++;
+		if (i == 3) {
+			child_reset();
+			execve(path, argv, env);
+		}
+		if (name)
+			say_as(name, "cannot run %q%e", path, errno);
+		_exit(127);
+	}
+	return pid;
+}
+
 /* --- Numbers and options --- */
+
+/*
+ * --help or --version alone on the command line: help (or version, "NAME
+ * VERSION\n") on stdout, and exit with ok (fwload-sha256, fwload-extract
+ * and fwload-runas say 100: in fwload's COMMAND slot, 0 would commit the
+ * text), or EX_SYSTEM when stdout fails. Any other command line: back.
+ */
+UTIL void help_version(int argc, char **argv, const char *help, const char *version, int ok)
+{
+	const char *text = argc != 2 ? NULL : strcmp(argv[1], "--help") == 0 ? help :
+			   strcmp(argv[1], "--version") == 0 ? version : NULL;
+
+	if (text)
+		exit(write_all(1, text, strlen(text)) < 0 ? EX_SYSTEM : ok);
+}
 
 /*
  * A whole decimal number from 0 to max, optionally followed by one of the
