@@ -417,14 +417,9 @@ static int request_id(const char *devpath, struct req_id *id)
 {
 	char path[PATH_MAX];
 	struct stat st;
-	size_t s = strlen(opt.sysfs), d = strlen(devpath);
 
 	id->ino = 0;
-	if (s + d >= sizeof(path))
-		return -1;
-	memcpy(path, opt.sysfs, s);
-	memcpy(path + s, devpath, d + 1);
-	if (stat(path, &st) < 0)
+	if (sysfs_path(path, opt.sysfs, devpath) < 0 || stat(path, &st) < 0)
 		return -1;
 	id->dev = st.st_dev;
 	id->ino = st.st_ino;

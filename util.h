@@ -8,8 +8,11 @@
  *
  *   struct line, line_put, line_fmt   one message built in place
  *   line_end, stderr_put, kmsg_write  a log line's end, its two sinks
+ *   log_line                          fwload -l's sinks: syslog, kmsg, /FILE
  *   write_all                         the one write loop
  *   same_file, names_file, mkdir_parent  identity and a parent directory
+ *   walk_path                         a path resolved one name at a time
+ *   read_attr, sysfs_path             a sysfs attribute's line; SYSFS/DEVPATH
  *   sanitize_fds                      fds 0-2 open before anything else
  *   sig_default, child_reset          a child's state before execve
  *   child_start                       vfork, fds, reset, execve: the one start
@@ -19,6 +22,7 @@
  *   uevent_keys, KERNEL_PATH          what a child of an event may get
  *   request_key                       a request's identity, "DEV-INO"
  *   pending_open, pending_next        the one lister of pending requests
+ *   kill_children                     SIGKILL to every child of ours
  *   now_ms                            the monotonic clock in milliseconds
  *
  * Include it after the feature macros and the system headers below.
@@ -30,6 +34,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -38,8 +43,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 
 #ifndef FWLOAD_VERSION
 #define FWLOAD_VERSION "unknown"
@@ -261,6 +269,116 @@ UTIL int mkdir_parent(const char *path, mode_t mode)
 }
 
 /*
+ * A path resolved by hand (fwload -r's fallback where openat2 cannot):
+ * name walked one component at a time, each opened O_PATH|O_NOFOLLOW
+ * from the directory before it; a link's text is read from the link
+ * opened (never looked up again) and walked in turn, at most 40. The O_PATH handle of what name leads to, and its real path in
+ * real: nothing swapped in meanwhile makes that path name another file.
+ * At "/" the next name is opened whole ("/x"), never "/" itself (which
+ * qemu-user's -L would take for its prefix).
+ */
+UTIL int walk_path(const char *name, char *real)
+{
+	static char todo[PATH_MAX], link[PATH_MAX];
+	size_t len = 0;
+	int d = AT_FDCWD, fd = -1, links = 0, dots;
+	char *p = todo, *end, c;
+	struct stat st;
+	ssize_t n;
+
+	if ((n = (ssize_t)strlen(name)) >= (ssize_t)sizeof(todo))
+		return errno = ENAMETOOLONG, -1;
+	memcpy(todo, name, (size_t)n + 1);
+	if (*p != '/') {  /* from the working directory (the raw call: no malloc) */
+		if (syscall(SYS_getcwd, real, PATH_MAX) < 0 || real[0] != '/' ||
+		    (d = open(".", O_PATH | O_CLOEXEC)) < 0)
+			return -1;
+		len = real[1] ? strlen(real) : 0;
+	}
+	while (*p) {
+		if (*p == '/' && p++)
+			continue;
+		c = *(end = strchrnul(p, '/'));
+		*end = '\0';
+		dots = strcmp(p, ".") == 0 ? 1 : strcmp(p, "..") == 0 ? 2 : 0;
+		if (dots == 1 || (dots == 2 && d == AT_FDCWD)) {  /* "/.." is "/" */
+			*end = c, p = end;
+			continue;
+		}
+		fd = openat(d, d == AT_FDCWD ? p - 1 : p, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		*end = c;
+		if (fd < 0 || fstat(fd, &st) < 0)
+			goto close_fd;
+		if (S_ISLNK(st.st_mode)) {  /* its text, then the rest; relative to "/" there */
+			if ((n = readlinkat(fd, "", link + 1, sizeof(link) - 2)) < 0)
+				goto close_fd;
+			if (n == 0 || ++links > 40 || (size_t)n + 1 + strlen(end) >= sizeof(link)) {
+				errno = n == 0 ? ENOENT : links > 40 ? ELOOP : ENAMETOOLONG;
+				goto close_fd;
+			}
+			close(fd);
+			link[0] = '/';
+			memcpy(link + 1 + n, end, strlen(end) + 1);
+			n = link[1] == '/' || d != AT_FDCWD;  /* "/" in front, or not */
+			memcpy(p = todo, link + n, strlen(link + n) + 1);
+			if (*p == '/' && d != AT_FDCWD)
+				close(d), d = AT_FDCWD, len = 0;
+			continue;
+		}
+		if (dots == 2) {
+			while (len > 0 && real[--len] != '/')
+				;
+		} else if (len + 1 + (size_t)(end - p) < PATH_MAX) {
+			real[len++] = '/';
+			memcpy(real + len, p, (size_t)(end - p));
+			len += (size_t)(end - p);
+		} else {
+			errno = ENAMETOOLONG;
+			goto close_fd;
+		}
+		if (d != AT_FDCWD)
+			close(d);
+		d = fd, p = end;
+	}
+	if (len == 0)
+		real[len++] = '/';
+	real[len] = '\0';
+	return d == AT_FDCWD ? open("/", O_PATH | O_CLOEXEC) : d;
+close_fd:
+	if (fd >= 0)
+		close(fd);
+	if (d != AT_FDCWD)
+		close(d);
+	return -1;
+}
+
+/* An attribute of dir, its first line (at most n - 1 bytes), or "". */
+UTIL void read_attr(int dir, const char *attr, char *buf, size_t n)
+{
+	int fd = openat(dir, attr, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	ssize_t r = fd < 0 ? -1 : read(fd, buf, n - 1);
+	char *nl;
+
+	buf[r < 0 ? 0 : r] = '\0';
+	if (r > 0 && (nl = memchr(buf, '\n', (size_t)r)))
+		*nl = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* SYSFS/DEVPATH in path (PATH_MAX bytes): 0, or -1 when too long. */
+UTIL int sysfs_path(char *path, const char *sysfs, const char *devpath)
+{
+	size_t s = strlen(sysfs), d = strlen(devpath);
+
+	if (s + d >= PATH_MAX)
+		return -1;
+	memcpy(path, sysfs, s);
+	memcpy(path + s, devpath, d + 1);
+	return 0;
+}
+
+/*
  * The kernel starts its helpers with fds 0, 1 and 2 closed: fill every
  * hole (with /dev/null, or / when there is no /dev yet), so that no file
  * we open becomes standard input or output. 0, or -1 if nothing opens.
@@ -294,8 +412,9 @@ UTIL void close_from(int first)
 		close(fd);
 }
 
-/* The kernel's sigset: NSIG - 1 bits, 8 bytes (16 on MIPS). */
+/* The kernel's sigset: NSIG - 1 bits, KSIG_BYTES: 8 bytes (16 on MIPS). */
 #define KSIG_BYTES ((NSIG + 6) / 8)
+typedef unsigned long ksigset[16 / sizeof(long)];
 UTIL const unsigned long ksig_zero[8];  /* a sigaction: SIG_DFL, no flags, an empty mask */
 
 /* Signal s back to its default action (the raw call: 32 and 33 too). */
@@ -382,6 +501,77 @@ static __attribute__((unused, noinline)) pid_t child_start(const char *path, cha
 		_exit(127);
 	}
 	return pid;
+}
+
+/* --- The log --- */
+
+/* The log file's writer (log_line's child): it holds nothing but the pipe
+ * its exit closes. */
+struct log_file {
+	const char *path;
+	int pipe_end;
+	struct line l;
+};
+
+UTIL int log_file_write(void *arg)
+{
+	struct log_file *f = arg;
+	struct stat st;
+	int fd;
+
+	dup2(f->pipe_end, 0);
+	close_from(1);
+	fd = open(f->path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
+		(void)write_all(fd, f->l.buf, f->l.len);
+	_exit(0);
+}
+
+/*
+ * One line to the log sink (fwload -l), as NAME at level says text:
+ * "syslog", a non-blocking datagram to /dev/log, "<8*3+LEVEL>NAME[PID]:
+ * text"; "kmsg", kmsg_write() (the line cut to KMSG_MAX with "..."); /FILE,
+ * a regular file with one link, never through a link, "NAME: text\n",
+ * written by a child waited for one second at most (a frozen file system
+ * keeps the child, not us; clone(): fork's semantics without fork's
+ * locks); anything else ("none"): nothing.
+ */
+UTIL void log_line(const char *sink, const char *name, int level, const char *text)
+{
+	static long long stack[2048];  /* the writer's */
+	static struct log_file f;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
+	size_t max = strcmp(sink, "kmsg") ? sizeof(f.l.buf) - 1 : KMSG_MAX;
+	int fd = -1, p[2];
+	pid_t pid;
+
+	f.l.len = 0;
+	if (strcmp(sink, "syslog") == 0) {
+		line_fmt(&f.l, "<%d>%s[%d]: %s", 24LL + level, name, (long long)getpid(), text);
+		if ((fd = (int)syscall(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
+			(void)!sendto(fd, f.l.buf, f.l.len, MSG_DONTWAIT | MSG_NOSIGNAL,
+				      (struct sockaddr *)&sa, sizeof(sa));
+	} else {
+		if (max == KMSG_MAX)
+			line_fmt(&f.l, "<%d>", (long long)level);
+		line_fmt(&f.l, "%s: %s", name, text);
+		line_end(&f.l, max);
+		if (max == KMSG_MAX) {
+			(void)kmsg_write(f.l.buf, f.l.len);
+		} else if (sink[0] == '/' && syscall(SYS_pipe2, p, O_CLOEXEC) == 0) {
+			struct pollfd done = { .fd = p[0], .events = POLLIN };
+
+			f.path = sink;
+			f.pipe_end = p[1];
+			pid = clone(log_file_write, stack + 2048, SIGCHLD, &f);
+			close(p[1]);
+			if (pid > 0 && poll(&done, 1, 1000) == 1)  /* its exit closed the pipe */
+				waitpid(pid, NULL, 0);
+			close(p[0]);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
 }
 
 /* --- Numbers and options --- */
@@ -658,6 +848,43 @@ UTIL int pending_next(struct pending *p)
 		return 1;
 	}
 	return 0;
+}
+
+/* --- Processes --- */
+
+/*
+ * Our children, each SIGKILLed: /proc read for the processes whose parent
+ * is us (fwload's COMMAND keeper, a subreaper: what COMMAND started, in
+ * whatever session, comes to it as its parents die). A child's pid stays
+ * ours until we reap it: never another's.
+ */
+UTIL void kill_children(void)
+{
+	unsigned long long buf[512];  /* getdents64's records (8-byte aligned) */
+	char st[128], *p;
+	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+	long n, pos, me = getpid();
+	ssize_t r;
+
+	while (dir >= 0 && (n = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0)
+		for (pos = 0; pos < n; pos += ((struct dent64 *)(void *)((char *)buf + pos))->reclen) {
+			struct dent64 *d = (struct dent64 *)(void *)((char *)buf + pos);
+			struct line path = { .len = 0 };
+
+			if (d->name[0] < '1' || d->name[0] > '9')
+				continue;
+			line_fmt(&path, "%s/stat", d->name);
+			if ((fd = openat(dir, path.buf, O_RDONLY | O_CLOEXEC)) < 0)
+				continue;
+			r = read(fd, st, sizeof(st) - 1);
+			close(fd);
+			/* "PID (COMM) S PPID ...": COMM may hold anything, ")" too */
+			st[r > 0 ? r : 0] = '\0';
+			if ((p = strrchr(st, ')')) && p[1] == ' ' && p[2] && p[3] == ' ' && strtol(p + 4, NULL, 10) == me)
+				kill((pid_t)strtol(d->name, NULL, 10), SIGKILL);
+		}
+	if (dir >= 0)
+		close(dir);
 }
 
 /* --- Time --- */
