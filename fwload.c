@@ -388,18 +388,14 @@ static void progress(int64_t n, int last)
 {
 	static int64_t when;
 	struct pollfd p = { .fd = 1, .events = POLLOUT };
-	char b[24], *s = b + sizeof(b);
+	struct line l = { .len = 0 };
 
 	if (!opt.upload || (!last && now_ms() - when < 100))
 		return;
 	when = now_ms();
-	*--s = '\n';
-	do
-		*--s = (char)('0' + n % 10);
-	while ((n /= 10) > 0);
-	if (pwrite(1, s, (size_t)(b + sizeof(b) - s), 0) < 0 && errno == ESPIPE && poll(&p, 1, 0) == 1 &&
-	    p.revents == POLLOUT)
-		(void)!write(1, s, (size_t)(b + sizeof(b) - s));
+	line_fmt(&l, "%d\n", (long long)n);
+	if (pwrite(1, l.buf, l.len, 0) < 0 && errno == ESPIPE && poll(&p, 1, 0) == 1 && p.revents == POLLOUT)
+		(void)!write(1, l.buf, l.len);
 }
 
 /*

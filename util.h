@@ -1,23 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * util.h - the helper layer of fwload's C programs (fwload, fwload-sha256,
- * hotplugd): one name and one contract each, no stdio, libc only. Each
- * program is still one .c file plus this header, so `make CC=musl-gcc
- * fwload` builds it alone; what a program does not call costs nothing
- * (static, unused: dropped by the compiler).
+ * util.h - the helper layer of fwload's C programs (fwload, hotplugd,
+ * fwload-sha256, fwload-extract, fwload-runas): one name and one contract
+ * each, no stdio, libc only. Each program is still one .c file plus this
+ * header, so `make CC=musl-gcc fwload` builds it alone; what a program does
+ * not call costs nothing (static, unused: dropped by the compiler).
  *
  *   struct line, line_put, line_fmt   one message built in place
- *   line_end, stderr_put, kmsg_write  a log line's end, its two sinks
- *   log_line                          fwload -l's sinks: syslog, kmsg, /FILE
+ *   line_end                          a log line cut to its sink's limit
  *   write_all                         the one write loop
- *   same_file, names_file, mkdir_parent  identity and a parent directory
+ *   stderr_put, kmsg_write            stderr bounded; one kernel log record
+ *   same_file, names_file             identity: device and inode
+ *   mkdir_parent                      a path's directory, made if missing
  *   walk_path                         a path resolved one name at a time
  *   read_attr, sysfs_path             a sysfs attribute's line; SYSFS/DEVPATH
- *   sanitize_fds                      fds 0-2 open before anything else
+ *   sanitize_fds, close_from          fds 0-2 open; fds from N up closed
  *   sig_default, child_reset          a child's state before execve
+ *   say_as                            one line on stderr, as NAME
  *   child_start                       vfork, fds, reset, execve: the one start
+ *   log_line                          fwload -l's sinks: syslog, kmsg, /FILE
+ *   help_version                      --help and --version
  *   parse_num                         whole numbers, optional K/M/G
- *   opt_next, help_version            getopt(3)'s rules without its stdio
+ *   opt_next                          getopt(3)'s rules without its stdio
  *   request_kind                      "a pending request" decided once
  *   uevent_keys, KERNEL_PATH          what a child of an event may get
  *   request_key                       a request's identity, "DEV-INO"
@@ -377,6 +381,8 @@ UTIL int sysfs_path(char *path, const char *sysfs, const char *devpath)
 	memcpy(path + s, devpath, d + 1);
 	return 0;
 }
+
+/* --- Fds, signals, children --- */
 
 /*
  * The kernel starts its helpers with fds 0, 1 and 2 closed: fill every
