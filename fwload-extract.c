@@ -624,11 +624,7 @@ int main(int argc, char **argv)
 	if (sanitize_fds() < 0)
 		return EX_SYSTEM;
 	/* For people; status 100, so that no caller can take it for an image. */
-	if (argc == 2 && strcmp(argv[1], "--help") == 0)
-		return write_all(1, usage_text, sizeof(usage_text) - 1) ? EX_SYSTEM : EX_USAGE;
-	if (argc == 2 && strcmp(argv[1], "--version") == 0)
-		return write_all(1, "fwload-extract " FWLOAD_VERSION "\n",
-				 sizeof("fwload-extract " FWLOAD_VERSION)) ? EX_SYSTEM : EX_USAGE;
+	help_version(argc, argv, usage_text, "fwload-extract " FWLOAD_VERSION "\n", EX_USAGE);
 	if (argc < 4)
 		return usage("want SOURCE, OFFSET and SIZE", NULL);
 	if (src_syntax(argv[1]) < 0)

@@ -113,11 +113,7 @@ int main(int argc, char **argv)
 
 	if (sanitize_fds() < 0)
 		return EX_SYSTEM;
-	if (argc == 2 && strcmp(argv[1], "--help") == 0)
-		return write_all(1, usage_text, sizeof(usage_text) - 1) ? EX_SYSTEM : EX_USAGE;
-	if (argc == 2 && strcmp(argv[1], "--version") == 0)
-		return write_all(1, "fwload-runas " FWLOAD_VERSION "\n",
-				 sizeof("fwload-runas " FWLOAD_VERSION)) ? EX_SYSTEM : EX_USAGE;
+	help_version(argc, argv, usage_text, "fwload-runas " FWLOAD_VERSION "\n", EX_USAGE);
 	if (argc < 3 || ids_arg(argv[1], &uid, &gid) < 0 || argv[2][0] != '/') {
 		say("want UID:GID (whole numbers), then an absolute PROGRAM");
 		(void)write_all(2, usage_text, sizeof(usage_text) - 1);

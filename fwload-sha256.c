@@ -150,11 +150,7 @@ int main(int argc, char **argv)
 	if (sanitize_fds() < 0)
 		return EX_SYSTEM;
 	/* For people; status 100, so that no caller can take it for an image. */
-	if (argc == 2 && strcmp(argv[1], "--help") == 0)
-		return write_all(1, usage_text, sizeof(usage_text) - 1) ? EX_SYSTEM : EX_USAGE;
-	if (argc == 2 && strcmp(argv[1], "--version") == 0)
-		return write_all(1, "fwload-sha256 " FWLOAD_VERSION "\n",
-				 sizeof("fwload-sha256 " FWLOAD_VERSION)) ? EX_SYSTEM : EX_USAGE;
+	help_version(argc, argv, usage_text, "fwload-sha256 " FWLOAD_VERSION "\n", EX_USAGE);
 	if (argc < 2 || digest_arg(argv[1], want) < 0 || (argc > 2 && argv[2][0] != '/')) {
 		say("want 64 hex digits, then an absolute COMMAND if any");
 		(void)write_all(2, usage_text, sizeof(usage_text) - 1);
@@ -164,19 +160,13 @@ int main(int argc, char **argv)
 	if (argc > 2) {
 		int p[2];
 
-		if (pipe(p) < 0 || (pid = vfork()) < 0) {
+		/* Default signals, an empty mask, fds 0-2 only (the pipe is
+		 * >= 3: fds 0-2 were open when it was made). */
+		if (pipe(p) < 0 ||
+		    (pid = child_start(argv[2], argv + 2, environ, (const int[3]){ -1, p[1], -1 }, 0,
+				       "fwload-sha256")) < 0) {
 			say("cannot start %q%e", argv[2], errno);
 			return EX_SYSTEM;
-		}
-		if (pid == 0) {
-			/* Default signals, an empty mask, fds 0-2 only (the pipe
-			 * is >= 3: fds 0-2 were open when it was made). */
-			if (dup2(p[1], 1) == 1) {
-				child_reset();
-				execve(argv[2], argv + 2, environ);
-			}
-			say("cannot run %q%e", argv[2], errno);
-			_exit(127);
 		}
 		close(p[1]);
 		in = p[0];

@@ -45,8 +45,6 @@
 #include <sys/prctl.h>
 #include <sys/sendfile.h>
 #include <sys/signalfd.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include "util.h"
 
@@ -56,7 +54,6 @@
 
 enum { LOADED = 0, CANCELLED = 1, ABORTED = 2, STOPPED = 3, BUSY = 5, NOT_REQUEST = 6,
        CHANGED = 7, GONE = EX_SYSTEM };
-enum { ERR = 3, WARN = 4, INFO = 6 };  /* kmsg and syslog levels */
 
 static const char usage_text[] =
 	"usage: fwload [-ev] [-s SYSFS] [-t WAIT] [-T DEADLINE] [-S MAXSIZE] [-n NAME] [-l LOG] [-w NOTE]\n"
@@ -85,7 +82,7 @@ static struct {
 } opt;
 
 static char req[PATH_MAX];    /* SYSFS/DEVPATH */
-static struct line msg, out;  /* the outcome, said after the answer; the line logged */
+static struct line msg;  /* the outcome, said after the answer */
 static char child_line[201];  /* COMMAND's first line on stderr */
 static size_t child_len;
 static int child_err = -1, child_nl, sigfd = -1, stop_signal;
@@ -107,73 +104,18 @@ static void fail(const char *f, ...)
 /* stderr, unless it stays full for a second (a stuck pipe must not hang us). */
 static void to_stderr(const char *text)
 {
-	struct pollfd p = { .fd = 2, .events = POLLOUT };
 	struct line l = { .len = 0 };
 
 	line_fmt(&l, "fwload: %s\n", text);
-	if (poll(&p, 1, 1000) == 1 && !(p.revents & (POLLERR | POLLNVAL)))
-		(void)write_all(2, l.buf, l.len);
+	(void)stderr_put(l.buf, l.len, 1000);
 }
 
-/* The log file's writer: it holds nothing but the pipe its exit closes. */
-static int write_log(void *pipe_end)
-{
-	struct stat st;
-	int fd;
-
-	dup2((int)(intptr_t)pipe_end, 0);
-	close_from(1);
-	fd = open(opt.log, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
-		(void)write_all(fd, out.buf, out.len);
-	_exit(0);
-}
-
-/*
- * One line to the log: a non-blocking datagram to /dev/log; /dev/kmsg
- * opened O_NONBLOCK, the line cut to 976 bytes with "..." (the kernel
- * refuses a longer write whole); a regular file with one link, never
- * through a link, written by a child we wait for one second at most (a
- * frozen file system keeps the child, not us; clone(): fork's semantics
- * without fork's locks).
- */
+/* One line: on stderr for -v and every failure, then to the -l sink. */
 static void say(int level, const char *text, int to_err)
 {
-	static long long stack[2048];  /* the writer's */
-	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
-	size_t max = strcmp(opt.log, "kmsg") ? sizeof(out.buf) - 1 : 976;
-	int fd = -1, p[2];
-	pid_t pid;
-
 	if (to_err || opt.verbose)
 		to_stderr(text);
-	out.len = 0;
-	if (strcmp(opt.log, "syslog") == 0) {
-		line_fmt(&out, "<%d>fwload[%d]: %s", 24LL + level, (long long)getpid(), text);
-		if ((fd = (int)syscall(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
-			(void)!sendto(fd, out.buf, out.len, MSG_DONTWAIT | MSG_NOSIGNAL,
-				      (struct sockaddr *)&sa, sizeof(sa));
-	} else {
-		if (max == 976)
-			line_fmt(&out, "<%d>", (long long)level);
-		line_fmt(&out, "fwload: %s", text);
-		if (out.len > max - 1)  /* cut, and say so: the newline must fit */
-			memcpy(out.buf + (out.len = max - 1) - 3, "...", 4);
-		line_put(&out, '\n');
-		if (max == 976 && (fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) >= 0) {
-			(void)!write(fd, out.buf, out.len);
-		} else if (opt.log[0] == '/' && syscall(SYS_pipe2, p, O_CLOEXEC) == 0) {
-			struct pollfd done = { .fd = p[0], .events = POLLIN };
-
-			pid = clone(write_log, stack + 2048, SIGCHLD, (void *)(intptr_t)p[1]);
-			close(p[1]);
-			if (pid > 0 && poll(&done, 1, 1000) == 1)  /* its exit closed the pipe */
-				waitpid(pid, NULL, 0);
-			close(p[0]);
-		}
-	}
-	if (fd >= 0)
-		close(fd);
+	log_line(opt.log, "fwload", level, text);
 }
 
 static void usage(const char *why)
@@ -185,10 +127,8 @@ static void usage(const char *why)
 
 /* --- Time and signals. --- */
 
-/* The kernel's sigset: NSIG - 1 bits (8 bytes, 16 on MIPS). */
-#define KSIG_BYTES ((NSIG + 6) / 8)
-#define LBITS (8 * sizeof(long))
-static unsigned long stop_set[16 / sizeof(long)];
+#define LBITS (8 * sizeof(long))  /* the bits of a ksigset's word (util.h) */
+static ksigset stop_set;
 
 static int64_t left_ms(void)
 {
@@ -209,8 +149,7 @@ static void block_signals(void)
 {
 	static const unsigned char go_on[] = { SIGKILL, SIGSTOP, SIGCHLD, SIGCONT, SIGPIPE, SIGURG,
 					       SIGWINCH, SIGTSTP, SIGTTIN, SIGTTOU };
-	static const unsigned long dfl[8];  /* a kernel sigaction: SIG_DFL (util.h) */
-	unsigned long all[16 / sizeof(long)];
+	ksigset all;
 
 	memset(all, 0xff, sizeof(all));
 	memset(stop_set, 0xff, sizeof(stop_set));
@@ -218,13 +157,13 @@ static void block_signals(void)
 		stop_set[(go_on[i] - 1) / LBITS] &= ~(1UL << (go_on[i] - 1) % LBITS);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, all, NULL, KSIG_BYTES);
 	sigfd = (int)syscall(SYS_signalfd4, -1, stop_set, KSIG_BYTES, SFD_NONBLOCK | SFD_CLOEXEC);
-	syscall(SYS_rt_sigaction, SIGCHLD, dfl, NULL, KSIG_BYTES);
+	sig_default(SIGCHLD);
 }
 
 /* The first stop signal pending, or 0. */
 static int stopped(void)
 {
-	unsigned long p[16 / sizeof(long)] = { 0 };
+	ksigset p = { 0 };
 
 	if (!stop_signal && syscall(SYS_rt_sigpending, p, KSIG_BYTES) == 0)
 		for (unsigned s = 1; s < NSIG && !stop_signal; s++)
@@ -258,41 +197,6 @@ static void read_child_err(void)
 }
 
 /*
- * The keeper's children, each SIGKILLed: /proc read for the processes
- * whose parent is us (a subreaper's: what COMMAND started, in whatever
- * session, comes to us as its parents die). A child's pid stays ours
- * until we reap it: never another's.
- */
-static void kill_children(void)
-{
-	unsigned long long buf[512];  /* getdents64's records (8-byte aligned) */
-	char st[128], *p;
-	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
-	long n, pos, me = getpid();
-	ssize_t r;
-
-	while (dir >= 0 && (n = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0)
-		for (pos = 0; pos < n; pos += ((struct dent64 *)(void *)((char *)buf + pos))->reclen) {
-			struct dent64 *d = (struct dent64 *)(void *)((char *)buf + pos);
-			struct line path = { .len = 0 };
-
-			if (d->name[0] < '1' || d->name[0] > '9')
-				continue;
-			line_fmt(&path, "%s/stat", d->name);
-			if ((fd = openat(dir, path.buf, O_RDONLY | O_CLOEXEC)) < 0)
-				continue;
-			r = read(fd, st, sizeof(st) - 1);
-			close(fd);
-			/* "PID (COMM) S PPID ...": COMM may hold anything, ")" too */
-			st[r > 0 ? r : 0] = '\0';
-			if ((p = strrchr(st, ')')) && p[1] == ' ' && p[2] && p[3] == ' ' && strtol(p + 4, NULL, 10) == me)
-				kill((pid_t)strtol(d->name, NULL, 10), SIGKILL);
-		}
-	if (dir >= 0)
-		close(dir);
-}
-
-/*
  * Everything COMMAND started ended, for 1 s at most (a process in
  * uninterruptible sleep, on a dead network file system, may not die at
  * once: our exit hands it to init): its process group at once (COMMAND is
@@ -302,7 +206,7 @@ static void kill_children(void)
  */
 static void sweep(pid_t cmd, int *ws)
 {
-	static const unsigned long chld[16 / sizeof(long)] = { 1UL << (SIGCHLD - 1) };
+	static const ksigset chld = { 1UL << (SIGCHLD - 1) };
 	static const struct timespec tick = { 0, 10 * 1000 * 1000 };
 	pid_t p;
 	int w;
@@ -322,25 +226,6 @@ static void sweep(pid_t cmd, int *ws)
 	}
 }
 
-/* COMMAND started by the keeper, in a process group of its own: its pid. */
-static pid_t exec_cmd(void)
-{
-	struct line l = { .len = 0 };
-	pid_t pid = vfork();
-
-	if (pid == 0) {
-		extern char **environ;
-
-		child_reset();
-		setpgid(0, 0);
-		execve(opt.cmd[0], opt.cmd, environ);
-		line_fmt(&l, "cannot run %q%e\n", opt.cmd[0], errno);
-		(void)write_all(2, l.buf, l.len);
-		_exit(127);
-	}
-	return pid;
-}
-
 /*
  * COMMAND's keeper: a copy of us (clone: fork's semantics without fork's
  * locks) that leads COMMAND's session, runs no program and is the
@@ -357,11 +242,11 @@ static pid_t exec_cmd(void)
  */
 static int keeper(void *arg)
 {
-	static const unsigned long dfl[8], wake[16 / sizeof(long)] = { 1UL << (SIGTERM - 1) | 1UL << (SIGCHLD - 1) };
+	static const ksigset wake = { 1UL << (SIGTERM - 1) | 1UL << (SIGCHLD - 1) };
 	const int *fd = arg;  /* in, out, err, our parent's pid */
 	static const uint64_t no_core[2];  /* the kernel's rlimit64 (raw: libc's setrlimit may be heavy) */
-	unsigned long sig[16 / sizeof(long)] = { 0 };
-	struct line l = { .len = 0 };
+	ksigset sig = { 0 };
+	extern char **environ;
 	int ws = 0, s;
 	siginfo_t si;
 	pid_t pid;
@@ -372,16 +257,15 @@ static int keeper(void *arg)
 	if (setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 ||
 	    (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 && errno != EINVAL) || dup2(fd[0], 0) != 0 || dup2(fd[1], 1) != 1 ||
 	    dup2(fd[2], 2) != 2) {
-		line_fmt(&l, "cannot run %q: its session%e\n", opt.cmd[0], errno);
-		(void)write_all(2, l.buf, l.len);
+		say_as("", "cannot run %q: its session%e", opt.cmd[0], errno);
 		_exit(127);
 	}
 	if (getppid() != fd[3])
 		_exit(127);  /* we died already */
 	close_from(3);
-	if ((pid = exec_cmd()) < 0) {
-		line_fmt(&l, "cannot start %q%e\n", opt.cmd[0], errno);
-		(void)write_all(2, l.buf, l.len);
+	/* COMMAND, in a process group of its own */
+	if ((pid = child_start(opt.cmd[0], opt.cmd, environ, NULL, CHILD_GROUP, "")) < 0) {
+		say_as("", "cannot start %q%e", opt.cmd[0], errno);
 		_exit(127);
 	}
 	close(0), close(1), close(2);
@@ -405,7 +289,7 @@ static int keeper(void *arg)
 	s = WTERMSIG(ws);
 	sig[(s - 1) / LBITS] = 1UL << (s - 1) % LBITS;
 	syscall(SYS_prlimit64, 0, RLIMIT_CORE, no_core, NULL);
-	syscall(SYS_rt_sigaction, s, dfl, NULL, KSIG_BYTES);
+	sig_default(s);
 	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, sig, NULL, KSIG_BYTES);
 	kill(getpid(), s);
 	_exit(128 + s);
@@ -508,18 +392,14 @@ static void progress(int64_t n, int last)
 {
 	static int64_t when;
 	struct pollfd p = { .fd = 1, .events = POLLOUT };
-	char b[24], *s = b + sizeof(b);
+	struct line l = { .len = 0 };
 
 	if (!opt.upload || (!last && now_ms() - when < 100))
 		return;
 	when = now_ms();
-	*--s = '\n';
-	do
-		*--s = (char)('0' + n % 10);
-	while ((n /= 10) > 0);
-	if (pwrite(1, s, (size_t)(b + sizeof(b) - s), 0) < 0 && errno == ESPIPE && poll(&p, 1, 0) == 1 &&
-	    p.revents == POLLOUT)
-		(void)!write(1, s, (size_t)(b + sizeof(b) - s));
+	line_fmt(&l, "%d\n", (long long)n);
+	if (pwrite(1, l.buf, l.len, 0) < 0 && errno == ESPIPE && poll(&p, 1, 0) == 1 && p.revents == POLLOUT)
+		(void)!write(1, l.buf, l.len);
 }
 
 /*
@@ -581,95 +461,12 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 /* --- The image. --- */
 
 /*
- * The -r fallback: name walked one component at a time, each opened
- * O_PATH|O_NOFOLLOW from the directory before it; a link's text is read
- * from the link opened (never looked up again) and walked in turn, at
- * most 40. The O_PATH handle of what name leads to, and its real path in
- * real: nothing swapped in meanwhile makes that path name another file.
- * At "/" the next name is opened whole ("/x"), never "/" itself (which
- * qemu-user's -L would take for its prefix).
- */
-static int walk(const char *name, char *real)
-{
-	static char todo[PATH_MAX], link[PATH_MAX];
-	size_t len = 0;
-	int d = AT_FDCWD, fd = -1, links = 0, dots;
-	char *p = todo, *end, c;
-	struct stat st;
-	ssize_t n;
-
-	if ((n = (ssize_t)strlen(name)) >= (ssize_t)sizeof(todo))
-		return errno = ENAMETOOLONG, -1;
-	memcpy(todo, name, (size_t)n + 1);
-	if (*p != '/') {  /* from the working directory (the raw call: no malloc) */
-		if (syscall(SYS_getcwd, real, PATH_MAX) < 0 || real[0] != '/' ||
-		    (d = open(".", O_PATH | O_CLOEXEC)) < 0)
-			return -1;
-		len = real[1] ? strlen(real) : 0;
-	}
-	while (*p) {
-		if (*p == '/' && p++)
-			continue;
-		c = *(end = strchrnul(p, '/'));
-		*end = '\0';
-		dots = strcmp(p, ".") == 0 ? 1 : strcmp(p, "..") == 0 ? 2 : 0;
-		if (dots == 1 || (dots == 2 && d == AT_FDCWD)) {  /* "/.." is "/" */
-			*end = c, p = end;
-			continue;
-		}
-		fd = openat(d, d == AT_FDCWD ? p - 1 : p, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		*end = c;
-		if (fd < 0 || fstat(fd, &st) < 0)
-			goto close_fd;
-		if (S_ISLNK(st.st_mode)) {  /* its text, then the rest; relative to "/" there */
-			if ((n = readlinkat(fd, "", link + 1, sizeof(link) - 2)) < 0)
-				goto close_fd;
-			if (n == 0 || ++links > 40 || (size_t)n + 1 + strlen(end) >= sizeof(link)) {
-				errno = n == 0 ? ENOENT : links > 40 ? ELOOP : ENAMETOOLONG;
-				goto close_fd;
-			}
-			close(fd);
-			link[0] = '/';
-			memcpy(link + 1 + n, end, strlen(end) + 1);
-			n = link[1] == '/' || d != AT_FDCWD;  /* "/" in front, or not */
-			memcpy(p = todo, link + n, strlen(link + n) + 1);
-			if (*p == '/' && d != AT_FDCWD)
-				close(d), d = AT_FDCWD, len = 0;
-			continue;
-		}
-		if (dots == 2) {
-			while (len > 0 && real[--len] != '/')
-				;
-		} else if (len + 1 + (size_t)(end - p) < PATH_MAX) {
-			real[len++] = '/';
-			memcpy(real + len, p, (size_t)(end - p));
-			len += (size_t)(end - p);
-		} else {
-			errno = ENAMETOOLONG;
-			goto close_fd;
-		}
-		if (d != AT_FDCWD)
-			close(d);
-		d = fd, p = end;
-	}
-	if (len == 0)
-		real[len++] = '/';
-	real[len] = '\0';
-	return d == AT_FDCWD ? open("/", O_PATH | O_CLOEXEC) : d;
-close_fd:
-	if (fd >= 0)
-		close(fd);
-	if (d != AT_FDCWD)
-		close(d);
-	return -1;
-}
-
-/*
  * FILE as an O_PATH handle. With -r DIR...: opened from the DIR its name
  * starts with by openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS): no link
  * leads out, whenever it is swapped in. Where openat2 cannot (ENOSYS
  * before Linux 5.6 and under qemu-user; EXDEV for an absolute link or one
- * that leads out): walked, and its real path inside a DIR's.
+ * that leads out): walked (walk_path(), util.h), and its real path inside
+ * a DIR's.
  */
 static int open_path(void)
 {
@@ -697,12 +494,12 @@ static int open_path(void)
 		return p;
 	if (err != ENOSYS && err != EXDEV && err != EAGAIN)
 		return fail("cannot open %q%e", opt.image, err), -1;
-	if ((p = opt.nroots ? walk(opt.image, real) : open(opt.image, O_PATH | O_CLOEXEC)) < 0)
+	if ((p = opt.nroots ? walk_path(opt.image, real) : open(opt.image, O_PATH | O_CLOEXEC)) < 0)
 		return fail("cannot open %q%e", opt.image, errno), -1;
 	for (int i = 0, r; i < opt.nroots; i++) {
 		size_t k;
 
-		if ((r = walk(opt.roots[i], root)) < 0)
+		if ((r = walk_path(opt.roots[i], root)) < 0)
 			continue;
 		close(r);
 		if ((k = strlen(root)) == 1 || (memcmp(real, root, k) == 0 && real[k] == '/'))
@@ -770,7 +567,7 @@ static int open_image(struct stat *st)
 	else if (pre.st_size > opt.max_size)
 		fail("%q is %d bytes, over the limit of %d", opt.image, (long long)pre.st_size,
 		     (long long)opt.max_size);
-	else if ((fd = reopen(p, &pre, st)) >= 0 && (st->st_dev != pre.st_dev || st->st_ino != pre.st_ino))
+	else if ((fd = reopen(p, &pre, st)) >= 0 && !same_file(st, &pre))
 		fail("file replaced while being opened: %q", opt.image);
 	else
 		goto close_path;
@@ -945,21 +742,15 @@ static int open_request(int *dir)
  */
 static int lock_request(int reqdir, int *lockdir, struct line *name, const char **why)
 {
-	struct line dir = { .len = 0 };
-	struct stat a, b;
-	char *slash;
+	struct stat a;
 	int fd;
 
 	*why = "cannot stat the request";
 	if (request_key(reqdir, name) < 0)
 		return -1;
-	line_fmt(&dir, "%s", opt.lockdir);
-	if (mkdir(dir.buf, 0700) < 0 && errno == ENOENT && (slash = strrchr(dir.buf, '/')) > dir.buf) {
-		*slash = '\0';  /* its parent, the run directory, first */
-		(void)mkdir(dir.buf, 0700);
-		*slash = '/';
-		(void)mkdir(dir.buf, 0700);
-	}
+	/* its parent, the run directory, first */
+	if (mkdir(opt.lockdir, 0700) < 0 && errno == ENOENT && mkdir_parent(opt.lockdir, 0700) == 0)
+		(void)mkdir(opt.lockdir, 0700);
 	*why = "cannot open the lock directory";
 	if ((*lockdir = open(opt.lockdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return -1;
@@ -976,8 +767,7 @@ static int lock_request(int reqdir, int *lockdir, struct line *name, const char 
 			close(fd);
 			return errno == EWOULDBLOCK ? -2 : -1;
 		}
-		if (fstat(fd, &a) == 0 && fstatat(*lockdir, name->buf, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		if (names_file(fd, *lockdir, name->buf))
 			return fd;
 		close(fd);  /* its holder answered and removed it */
 	}
@@ -1068,20 +858,6 @@ static int load(struct load *l)
 		return LOADED;
 	}
 	return ABORTED;
-}
-
-/* An attribute of dir, its first line (at most n - 1 bytes), or "". */
-static void read_attr(int dir, const char *attr, char *buf, size_t n)
-{
-	int fd = openat(dir, attr, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	ssize_t r = fd < 0 ? -1 : read(fd, buf, n - 1);
-	char *nl;
-
-	buf[r < 0 ? 0 : r] = '\0';
-	if (r > 0 && (nl = memchr(buf, '\n', (size_t)r)))
-		*nl = '\0';
-	if (fd >= 0)
-		close(fd);
 }
 
 /* -U: the upload device is idle (status "idle") and nobody is writing an
@@ -1223,7 +999,6 @@ static int print_key(void)
 static int pending(char *const *cmd)
 {
 	static const char *const keys[] = { "ACTION=", "DEVPATH=", "SUBSYSTEM=", "FIRMWARE=", "TIMEOUT=", "ASYNC=" };
-	static const unsigned long none[16 / sizeof(long)];
 	static char rec[PATH_MAX + 4096 + 16];
 	static struct pending p;
 	extern char **environ;
@@ -1235,7 +1010,7 @@ static int pending(char *const *cmd)
 	const char *env[n + 7];
 
 	/* No answer to guard here: signals as they came (a ^C ends us). */
-	syscall(SYS_rt_sigprocmask, SIG_SETMASK, none, NULL, KSIG_BYTES);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, ksig_zero, NULL, KSIG_BYTES);
 	for (size_t i = 0; i < n; i++) {
 		size_t k = 0;
 
@@ -1279,16 +1054,7 @@ static int pending(char *const *cmd)
 			env[m++] = p.async;
 		}
 		env[m] = NULL;
-		if ((pid = vfork()) == 0) {
-			struct line l = { .len = 0 };
-
-			child_reset();
-			execve(cmd[0], cmd, (char *const *)env);
-			line_fmt(&l, "fwload: cannot run %q%e\n", cmd[0], errno);
-			(void)write_all(2, l.buf, l.len);
-			_exit(127);
-		}
-		if (pid < 0) {
+		if ((pid = child_start(cmd[0], cmd, (char *const *)env, NULL, 0, "fwload")) < 0) {
 			line_fmt(&msg, "cannot start %q%e", cmd[0], errno);
 			to_stderr(msg.buf);
 			close(p.dir);
@@ -1333,11 +1099,7 @@ int main(int argc, char **argv)
 	opt.roots = roots;
 	opt.deadline_s = 300;
 	opt.max_size = 256 << 20;  /* linux-firmware's largest is far below */
-	if (argc == 2 && strcmp(argv[1], "--help") == 0)
-		return write_all(1, usage_text, sizeof(usage_text) - 1) ? EX_SYSTEM : 0;
-	if (argc == 2 && strcmp(argv[1], "--version") == 0)
-		return write_all(1, "fwload " FWLOAD_VERSION "\n", sizeof("fwload " FWLOAD_VERSION)) ?
-			       EX_SYSTEM : 0;
+	help_version(argc, argv, usage_text, "fwload " FWLOAD_VERSION "\n", 0);
 	while ((c = opt_next(&o, "cevIiPUs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
 		if (c == '?' || c == ':')
 			usage(c == '?' ? "unknown option" : "option wants a value");
@@ -1394,7 +1156,7 @@ int main(int argc, char **argv)
 		usage("DEVPATH must start with /");
 	else if (has_dotdot(argv[0]))
 		usage("DEVPATH must not contain a .. component");
-	else if (strlen(opt.sysfs) + strlen(argv[0]) >= sizeof(req))
+	else if (sysfs_path(req, opt.sysfs, argv[0]) < 0)
 		usage("SYSFS/DEVPATH too long");
 	else if (argc > 2 && argv[2][0] != '/')
 		usage("COMMAND must be an absolute path");
@@ -1402,11 +1164,8 @@ int main(int argc, char **argv)
 		usage("LOCKDIR must be an absolute path");
 	else
 		opt.devpath = argv[0];
-	if (key_only) {
-		memcpy(req, opt.sysfs, strlen(opt.sysfs));
-		memcpy(req + strlen(opt.sysfs), opt.devpath, strlen(opt.devpath) + 1);
+	if (key_only)
 		return print_key();
-	}
 	/* The configuration the caller decided from must still be what is on
 	 * disk: else nothing is written, and the caller decides again. */
 	if (cache && cache_fresh(cache, &why) < 0) {
@@ -1423,8 +1182,6 @@ int main(int argc, char **argv)
 		return 0;
 	opt.image = cancel ? "" : argv[1];
 	opt.cmd = argc > 2 ? argv + 2 : NULL;
-	memcpy(req, opt.sysfs, strlen(opt.sysfs));
-	memcpy(req + strlen(opt.sysfs), opt.devpath, strlen(opt.devpath) + 1);
 	if (!opt.name || !*opt.name)
 		opt.name = strrchr(opt.devpath, '/')[1] ? strrchr(opt.devpath, '/') + 1 : opt.devpath;
 	opt.quiet_s = opt.wait_s ? opt.wait_s : 60;  /* a silent stream */

@@ -104,12 +104,12 @@ struct bpf_prog_c {
 #define STOP_WAIT_MS 5000    /* for running children after SIGTERM */
 #define RETRY_MS 1000        /* after a failed fork */
 
-static const char usage_text[] =
-	"usage: hotplugd [-p PIDFILE] [-D FD] [-s SUBSYSTEM]... [-j MAXJOBS] [-T SECONDS]\n"
-	"                [-x PROGRAM] [-S SYSFS] [-b BYTES] [-v]\n"
-	"       hotplugd --help | --version\n";
+#define USAGE \
+	"usage: hotplugd [-p PIDFILE] [-D FD] [-s SUBSYSTEM]... [-j MAXJOBS] [-T SECONDS]\n" \
+	"                [-x PROGRAM] [-S SYSFS] [-b BYTES] [-v]\n" \
+	"       hotplugd --help | --version\n"
 
-static const char help_text[] =
+static const char help_text[] = USAGE  /* usage() says the first lines only */
 	"\n"
 	"Runs PROGRAM SUBSYSTEM for the kernel's uevents of the chosen subsystems,\n"
 	"read from netlink, with the environment the kernel gives its uevent helper.\n"
@@ -152,40 +152,30 @@ static int null_fd = -1, to_kmsg;
  * at most, and not at all while it stays full (a log pipe nobody reads):
  * meanwhile errors go to the kernel log, and -v's lines are dropped. */
 
-enum { INFO, ERR };
-
+/* level: ERR or INFO (util.h) */
 static void say(int level, const char *f, ...)
 {
 	static int stalled;  /* stderr was full last time */
-	struct pollfd p = { .fd = 2, .events = POLLOUT };
 	struct line l = { .len = 0 };
 	va_list ap;
 
-	line_fmt(&l, "<%s>hotplugd: ", level == ERR ? "3" : "6");
+	line_fmt(&l, "<%d>hotplugd: ", (long long)level);
 	va_start(ap, f);
 	line_vfmt(&l, f, ap);
 	va_end(ap);
-	if (l.len > 900)  /* the kernel refuses a longer record whole */
-		l.len = 900;
-	line_put(&l, '\n');
-	stalled = poll(&p, 1, stalled ? 0 : 1000) != 1 || (p.revents & (POLLERR | POLLNVAL));
-	if (!stalled)
-		(void)!write_all(2, l.buf + 3, l.len - 3);
-	if (to_kmsg || (stalled && level == ERR)) {
-		int fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-
-		if (fd >= 0) {
-			(void)!write(fd, l.buf, l.len);
-			close(fd);
-		}
-	}
+	line_end(&l, KMSG_MAX);
+	stalled = !stderr_put(l.buf + 3, l.len - 3, stalled ? 0 : 1000);
+	if (to_kmsg || (stalled && level == ERR))
+		(void)kmsg_write(l.buf, l.len);
 }
 
 static _Noreturn void usage(const char *why)
 {
 	struct line l = { .len = 0 };
 
-	line_fmt(&l, "hotplugd: %s\n%s", why, usage_text);
+	line_fmt(&l, "hotplugd: %s\n", why);
+	for (size_t i = 0; i < sizeof(USAGE) - 1; i++)
+		line_put(&l, help_text[i]);
 	(void)!write_all(2, l.buf, l.len);
 	exit(EX_USAGE);
 }
@@ -427,37 +417,13 @@ static int request_id(const char *devpath, struct req_id *id)
 {
 	char path[PATH_MAX];
 	struct stat st;
-	size_t s = strlen(opt.sysfs), d = strlen(devpath);
 
 	id->ino = 0;
-	if (s + d >= sizeof(path))
-		return -1;
-	memcpy(path, opt.sysfs, s);
-	memcpy(path + s, devpath, d + 1);
-	if (stat(path, &st) < 0)
+	if (sysfs_path(path, opt.sysfs, devpath) < 0 || stat(path, &st) < 0)
 		return -1;
 	id->dev = st.st_dev;
 	id->ino = st.st_ino;
 	return 0;
-}
-
-/* The child: a session of its own, so no controlling terminal (a hotplugd
- * started from a terminal must not hand it to a rule's program) and one
- * process group (a deadline ends the hook and what it started); fds 0-2
- * on /dev/null, the rest reset (util.h). */
-static __attribute__((noinline)) pid_t start(const char **argv, const char **env)
-{
-	pid_t pid = vfork();
-
-	if (pid == 0) {
-		setsid();
-		for (int fd = 0; fd < 3 && null_fd >= 0; fd++)
-			dup2(null_fd, fd);
-		child_reset();
-		execve(opt.program, (char *const *)argv, (char *const *)env);
-		_exit(127);
-	}
-	return pid;
 }
 
 /*
@@ -469,6 +435,7 @@ static int spawn(const struct event *e)
 {
 	const char *env[NKEYS + 4], *sub = value(e, "SUBSYSTEM"), *to = value(e, "TIMEOUT");
 	const char *argv[] = { opt.program, sub, NULL };
+	const int null3[3] = { null_fd, null_fd, null_fd };
 	int fw = strcmp(sub, "firmware") == 0, n = 0, slot = 0;
 	int64_t t = fw && to ? parse_num(to, INT32_MAX - MARGIN_S, NULL) : -1;
 	struct line what = { .len = 0 };
@@ -487,7 +454,11 @@ static int spawn(const struct event *e)
 	jobs[slot].req.ino = 0;
 	if (fw)
 		request_id(value(e, "DEVPATH"), &jobs[slot].req);
-	pid = start(argv, env);
+	/* The child: a session of its own, so no controlling terminal (a
+	 * hotplugd started from a terminal must not hand it to a rule's
+	 * program) and one process group (a deadline ends the hook and what it
+	 * started); fds 0-2 on /dev/null, the rest reset (util.h). */
+	pid = child_start(opt.program, (char *const *)argv, (char *const *)env, null3, CHILD_SESSION, NULL);
 	if (pid < 0) {
 		say(ERR, "cannot start %s (will retry)%e", opt.program, errno);
 		return -1;
@@ -803,15 +774,12 @@ static int pidfile(void)
 		;
 	*slash = '\0';
 	for (int tries = 0; tries < 8; tries++) {
-		struct stat fst, pst;
+		struct stat fst;
 		int fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0644);
 		ssize_t r = -1;
 
-		if (fd < 0 && errno == ENOENT && slash > dir) {
-			if (mkdir(dir, 0700) == 0 || errno == EEXIST)
-				fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK,
-					  0644);
-		}
+		if (fd < 0 && errno == ENOENT && mkdir_parent(opt.pidfile, 0700) == 0)
+			fd = open(opt.pidfile, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0644);
 		if (fd < 0 && no_room(err = errno)) {
 			fd = open(slash > dir ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
 			if (fd < 0) {
@@ -849,8 +817,7 @@ static int pidfile(void)
 				say(ERR, "cannot lock the pid file %q%e", opt.pidfile, err);
 			goto close_fd;
 		}
-		if (lstat(opt.pidfile, &pst) == 0 && pst.st_dev == fst.st_dev && pst.st_ino == fst.st_ino &&
-		    fstat(fd, &fst) == 0 && fst.st_nlink == 1) {
+		if (names_file(fd, AT_FDCWD, opt.pidfile) && fstat(fd, &fst) == 0 && fst.st_nlink == 1) {
 			line_fmt(&l, "%d\n", (long long)getpid());
 			if (ftruncate(fd, 0) < 0 || (r = pwrite(fd, l.buf, l.len, 0)) != (ssize_t)l.len) {
 				err = r >= 0 ? ENOSPC : errno;
@@ -882,15 +849,7 @@ static void options(int argc, char **argv)
 	opt.limit_s = LIMIT_S;
 	opt.rcvbuf = 8 * 1024 * 1024;
 	opt.notify = -1;
-	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
-		(void)!write_all(1, usage_text, sizeof(usage_text) - 1);
-		(void)!write_all(1, help_text, sizeof(help_text) - 1);
-		exit(0);
-	}
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		(void)!write_all(1, "hotplugd " FWLOAD_VERSION "\n", sizeof("hotplugd " FWLOAD_VERSION "\n") - 1);
-		exit(0);
-	}
+	help_version(argc, argv, help_text, "hotplugd " FWLOAD_VERSION "\n", 0);
 	while ((c = opt_next(&o, "vp:s:j:T:x:S:b:D:", &val)) != -1) {
 		switch (c) {
 		case 'v':
@@ -1059,11 +1018,8 @@ int main(int argc, char **argv)
 	status = 0;
 out:
 	if (pid_fd >= 0) {
-		struct stat fst, pst;
-
 		/* unlinked while still locked, and only if it is still ours */
-		if (fstat(pid_fd, &fst) == 0 && lstat(opt.pidfile, &pst) == 0 && pst.st_dev == fst.st_dev &&
-		    pst.st_ino == fst.st_ino)
+		if (names_file(pid_fd, AT_FDCWD, opt.pidfile))
 			unlink(opt.pidfile);
 		close(pid_fd);
 	}

@@ -1,21 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * util.h - the helper layer of fwload's C programs (fwload, fwload-sha256,
- * hotplugd): one name and one contract each, no stdio, libc only. Each
- * program is still one .c file plus this header, so `make CC=musl-gcc
- * fwload` builds it alone; what a program does not call costs nothing
- * (static, unused: dropped by the compiler).
+ * util.h - the helper layer of fwload's C programs (fwload, hotplugd,
+ * fwload-sha256, fwload-extract, fwload-runas): one name and one contract
+ * each, no stdio, libc only. Each program is still one .c file plus this
+ * header, so `make CC=musl-gcc fwload` builds it alone; what a program does
+ * not call costs nothing (static, unused: dropped by the compiler).
  *
  *   struct line, line_put, line_fmt   one message built in place
+ *   line_end                          a log line cut to its sink's limit
  *   write_all                         the one write loop
- *   sanitize_fds                      fds 0-2 open before anything else
- *   child_reset                       a child's state before execve
+ *   stderr_put, kmsg_write            stderr bounded; one kernel log record
+ *   same_file, names_file             identity: device and inode
+ *   mkdir_parent                      a path's directory, made if missing
+ *   walk_path                         a path resolved one name at a time
+ *   read_attr, sysfs_path             a sysfs attribute's line; SYSFS/DEVPATH
+ *   sanitize_fds, close_from          fds 0-2 open; fds from N up closed
+ *   sig_default, child_reset          a child's state before execve
+ *   say_as                            one line on stderr, as NAME
+ *   child_start                       vfork, fds, reset, execve: the one start
+ *   log_line                          fwload -l's sinks: syslog, kmsg, /FILE
+ *   help_version                      --help and --version
  *   parse_num                         whole numbers, optional K/M/G
  *   opt_next                          getopt(3)'s rules without its stdio
  *   request_kind                      "a pending request" decided once
  *   uevent_keys, KERNEL_PATH          what a child of an event may get
  *   request_key                       a request's identity, "DEV-INO"
  *   pending_open, pending_next        the one lister of pending requests
+ *   kill_children                     SIGKILL to every child of ours
  *   now_ms                            the monotonic clock in milliseconds
  *
  * Include it after the feature macros and the system headers below.
@@ -26,15 +37,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 
 #ifndef FWLOAD_VERSION
 #define FWLOAD_VERSION "unknown"
@@ -44,6 +61,8 @@
 
 /* Exit statuses every program shares (skarnet's convention). */
 enum { EX_USAGE = 100, EX_SYSTEM = 111 };
+/* Log levels, the kernel log's and syslog's. */
+enum { ERR = 3, WARN = 4, INFO = 6 };
 
 /* --- Messages --- */
 
@@ -149,6 +168,17 @@ UTIL void line_fmt(struct line *l, const char *f, ...)
 	va_end(ap);
 }
 
+/*
+ * The end of a log line for a sink that takes at most max bytes: cut to
+ * max - 1 (and "..." in its last three, to say so), then the newline.
+ */
+UTIL void line_end(struct line *l, size_t max)
+{
+	if (l->len > max - 1)
+		memcpy(l->buf + (l->len = max - 1) - 3, "...", 4);
+	line_put(l, '\n');
+}
+
 /* --- I/O --- */
 
 /*
@@ -172,6 +202,187 @@ UTIL int write_all(int fd, const void *buf, size_t n)
 	}
 	return 0;
 }
+
+/*
+ * n bytes to stderr once poll() says it has room, waited for ms at most: a
+ * log pipe nobody reads must never hold us (a line shorter than PIPE_BUF
+ * then goes in whole, without blocking). 1 if written, 0 if not.
+ */
+UTIL int stderr_put(const char *buf, size_t n, int ms)
+{
+	struct pollfd p = { .fd = 2, .events = POLLOUT };
+
+	if (poll(&p, 1, ms) != 1 || (p.revents & (POLLERR | POLLNVAL)))
+		return 0;
+	(void)write_all(2, buf, n);
+	return 1;
+}
+
+/*
+ * One record to the kernel log, "<LEVEL>NAME: text\n" (fwload's and
+ * hotplugd's say()), at most KMSG_MAX bytes with its newline (line_end():
+ * the kernel refuses a longer write whole), to /dev/kmsg opened
+ * non-blocking: never waited for. 0, or -1 (no kmsg).
+ */
+#define KMSG_MAX 976
+
+UTIL int kmsg_write(const char *buf, size_t n)
+{
+	int fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	(void)!write(fd, buf, n);
+	close(fd);
+	return 0;
+}
+
+/* --- Files --- */
+
+/* Are a and b the same file (device and inode)? */
+UTIL int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Does dir/name (a link not followed; dir may be AT_FDCWD) still name the
+ * file open as fd? */
+UTIL int names_file(int fd, int dir, const char *name)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && fstatat(dir, name, &b, AT_SYMLINK_NOFOLLOW) == 0 && same_file(&a, &b);
+}
+
+/*
+ * The directory path is in, made with mode when missing (that one level
+ * only; none for "/"): 0 when it is there now, else -1 (errno).
+ */
+UTIL int mkdir_parent(const char *path, mode_t mode)
+{
+	char dir[PATH_MAX], *slash;
+	size_t n = strlen(path);
+
+	if (n >= sizeof(dir))
+		return errno = ENAMETOOLONG, -1;
+	memcpy(dir, path, n + 1);
+	if (!(slash = strrchr(dir, '/')) || slash == dir)
+		return errno = ENOENT, -1;
+	*slash = '\0';
+	return mkdir(dir, mode) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+/*
+ * A path resolved by hand (fwload -r's fallback where openat2 cannot):
+ * name walked one component at a time, each opened O_PATH|O_NOFOLLOW
+ * from the directory before it; a link's text is read from the link
+ * opened (never looked up again) and walked in turn, at most 40. The O_PATH handle of what name leads to, and its real path in
+ * real: nothing swapped in meanwhile makes that path name another file.
+ * At "/" the next name is opened whole ("/x"), never "/" itself (which
+ * qemu-user's -L would take for its prefix).
+ */
+UTIL int walk_path(const char *name, char *real)
+{
+	static char todo[PATH_MAX], link[PATH_MAX];
+	size_t len = 0;
+	int d = AT_FDCWD, fd = -1, links = 0, dots;
+	char *p = todo, *end, c;
+	struct stat st;
+	ssize_t n;
+
+	if ((n = (ssize_t)strlen(name)) >= (ssize_t)sizeof(todo))
+		return errno = ENAMETOOLONG, -1;
+	memcpy(todo, name, (size_t)n + 1);
+	if (*p != '/') {  /* from the working directory (the raw call: no malloc) */
+		if (syscall(SYS_getcwd, real, PATH_MAX) < 0 || real[0] != '/' ||
+		    (d = open(".", O_PATH | O_CLOEXEC)) < 0)
+			return -1;
+		len = real[1] ? strlen(real) : 0;
+	}
+	while (*p) {
+		if (*p == '/' && p++)
+			continue;
+		c = *(end = strchrnul(p, '/'));
+		*end = '\0';
+		dots = strcmp(p, ".") == 0 ? 1 : strcmp(p, "..") == 0 ? 2 : 0;
+		if (dots == 1 || (dots == 2 && d == AT_FDCWD)) {  /* "/.." is "/" */
+			*end = c, p = end;
+			continue;
+		}
+		fd = openat(d, d == AT_FDCWD ? p - 1 : p, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		*end = c;
+		if (fd < 0 || fstat(fd, &st) < 0)
+			goto close_fd;
+		if (S_ISLNK(st.st_mode)) {  /* its text, then the rest; relative to "/" there */
+			if ((n = readlinkat(fd, "", link + 1, sizeof(link) - 2)) < 0)
+				goto close_fd;
+			if (n == 0 || ++links > 40 || (size_t)n + 1 + strlen(end) >= sizeof(link)) {
+				errno = n == 0 ? ENOENT : links > 40 ? ELOOP : ENAMETOOLONG;
+				goto close_fd;
+			}
+			close(fd);
+			link[0] = '/';
+			memcpy(link + 1 + n, end, strlen(end) + 1);
+			n = link[1] == '/' || d != AT_FDCWD;  /* "/" in front, or not */
+			memcpy(p = todo, link + n, strlen(link + n) + 1);
+			if (*p == '/' && d != AT_FDCWD)
+				close(d), d = AT_FDCWD, len = 0;
+			continue;
+		}
+		if (dots == 2) {
+			while (len > 0 && real[--len] != '/')
+				;
+		} else if (len + 1 + (size_t)(end - p) < PATH_MAX) {
+			real[len++] = '/';
+			memcpy(real + len, p, (size_t)(end - p));
+			len += (size_t)(end - p);
+		} else {
+			errno = ENAMETOOLONG;
+			goto close_fd;
+		}
+		if (d != AT_FDCWD)
+			close(d);
+		d = fd, p = end;
+	}
+	if (len == 0)
+		real[len++] = '/';
+	real[len] = '\0';
+	return d == AT_FDCWD ? open("/", O_PATH | O_CLOEXEC) : d;
+close_fd:
+	if (fd >= 0)
+		close(fd);
+	if (d != AT_FDCWD)
+		close(d);
+	return -1;
+}
+
+/* An attribute of dir, its first line (at most n - 1 bytes), or "". */
+UTIL void read_attr(int dir, const char *attr, char *buf, size_t n)
+{
+	int fd = openat(dir, attr, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	ssize_t r = fd < 0 ? -1 : read(fd, buf, n - 1);
+	char *nl;
+
+	buf[r < 0 ? 0 : r] = '\0';
+	if (r > 0 && (nl = memchr(buf, '\n', (size_t)r)))
+		*nl = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* SYSFS/DEVPATH in path (PATH_MAX bytes): 0, or -1 when too long. */
+UTIL int sysfs_path(char *path, const char *sysfs, const char *devpath)
+{
+	size_t s = strlen(sysfs), d = strlen(devpath);
+
+	if (s + d >= PATH_MAX)
+		return -1;
+	memcpy(path, sysfs, s);
+	memcpy(path + s, devpath, d + 1);
+	return 0;
+}
+
+/* --- Fds, signals, children --- */
 
 /*
  * The kernel starts its helpers with fds 0, 1 and 2 closed: fill every
@@ -207,6 +418,17 @@ UTIL void close_from(int first)
 		close(fd);
 }
 
+/* The kernel's sigset: NSIG - 1 bits, KSIG_BYTES: 8 bytes (16 on MIPS). */
+#define KSIG_BYTES ((NSIG + 6) / 8)
+typedef unsigned long ksigset[16 / sizeof(long)];
+UTIL const unsigned long ksig_zero[8];  /* a sigaction: SIG_DFL, no flags, an empty mask */
+
+/* Signal s back to its default action (the raw call: 32 and 33 too). */
+UTIL void sig_default(int s)
+{
+	syscall(SYS_rt_sigaction, s, ksig_zero, NULL, KSIG_BYTES);
+}
+
 /*
  * In a child, before execve: every signal back to its default action and
  * unblocked, fds 3 and up closed (ours are close-on-exec; what our starter
@@ -220,18 +442,17 @@ UTIL void close_from(int first)
  */
 UTIL void child_reset(void)
 {
-	static const unsigned long dfl[8];
-
 	for (int s = 1; s < NSIG; s++)
-		syscall(SYS_rt_sigaction, s, dfl, NULL, (NSIG + 6) / 8);
-	syscall(SYS_rt_sigprocmask, SIG_SETMASK, dfl, NULL, (NSIG + 6) / 8);
+		sig_default(s);
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, ksig_zero, NULL, KSIG_BYTES);
 	close_from(3);
 }
 
 /*
- * One line on standard error: NAME ": " and line_fmt's f, for the programs
- * whose one sink it is (fwload-sha256, fwload-extract, fwload-runas: each
- * defines say() as say_as() with its name).
+ * One line on standard error: NAME ": " (none for "") and line_fmt's f,
+ * for the programs whose one sink it is (fwload-sha256, fwload-extract,
+ * fwload-runas: each defines say() as say_as() with its name), and for
+ * child_start()'s child.
  */
 UTIL void say_as(const char *name, const char *f, ...)
 {
@@ -240,8 +461,10 @@ UTIL void say_as(const char *name, const char *f, ...)
 
 	l.len = strlen(name);  /* a program's name: short */
 	memcpy(l.buf, name, l.len);
-	memcpy(l.buf + l.len, ": ", 2);
-	l.len += 2;
+	if (l.len) {
+		memcpy(l.buf + l.len, ": ", 2);
+		l.len += 2;
+	}
 	va_start(ap, f);
 	line_vfmt(&l, f, ap);
 	va_end(ap);
@@ -249,7 +472,130 @@ UTIL void say_as(const char *name, const char *f, ...)
 	(void)write_all(2, l.buf, l.len);
 }
 
+/*
+ * The one way a program here starts another: vfork(), then in the child
+ * fd[0], fd[1] and fd[2] (those >= 0) onto 0, 1 and 2, a session
+ * (CHILD_SESSION: no controlling terminal) or a process group
+ * (CHILD_GROUP) of its own, child_reset(), execve(path, argv, env). A
+ * child that cannot run it says "NAME: cannot run PATH: errno ..." on its
+ * stderr (say_as(); name NULL: nothing) and exits 127. The child's pid, or -1
+ * (errno). Never inlined: the child touches nothing but this frame.
+ */
+enum { CHILD_SESSION = 1, CHILD_GROUP = 2 };
+
+static __attribute__((unused, noinline)) pid_t child_start(const char *path, char *const argv[],
+							    char *const env[], const int fd[3], int how,
+							    const char *name)
+{
+	pid_t pid = vfork();
+
+	if (pid == 0) {
+		int i = 0;
+
+		if (how == CHILD_SESSION)
+			setsid();
+		else if (how == CHILD_GROUP)
+			setpgid(0, 0);
+		while (i < 3 && (!fd || fd[i] < 0 || dup2(fd[i], i) == i))
+			i++;
+		if (i == 3) {
+			child_reset();
+			execve(path, argv, env);
+		}
+		if (name)
+			say_as(name, "cannot run %q%e", path, errno);
+		_exit(127);
+	}
+	return pid;
+}
+
+/* --- The log --- */
+
+/* The log file's writer (log_line's child): it holds nothing but the pipe
+ * its exit closes. */
+struct log_file {
+	const char *path;
+	int pipe_end;
+	struct line l;
+};
+
+UTIL int log_file_write(void *arg)
+{
+	struct log_file *f = arg;
+	struct stat st;
+	int fd;
+
+	dup2(f->pipe_end, 0);
+	close_from(1);
+	fd = open(f->path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
+		(void)write_all(fd, f->l.buf, f->l.len);
+	_exit(0);
+}
+
+/*
+ * One line to the log sink (fwload -l), as NAME at level says text:
+ * "syslog", a non-blocking datagram to /dev/log, "<8*3+LEVEL>NAME[PID]:
+ * text"; "kmsg", kmsg_write() (the line cut to KMSG_MAX with "..."); /FILE,
+ * a regular file with one link, never through a link, "NAME: text\n",
+ * written by a child waited for one second at most (a frozen file system
+ * keeps the child, not us; clone(): fork's semantics without fork's
+ * locks); anything else ("none"): nothing.
+ */
+UTIL void log_line(const char *sink, const char *name, int level, const char *text)
+{
+	static long long stack[2048];  /* the writer's */
+	static struct log_file f;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
+	size_t max = strcmp(sink, "kmsg") ? sizeof(f.l.buf) - 1 : KMSG_MAX;
+	int fd = -1, p[2];
+	pid_t pid;
+
+	f.l.len = 0;
+	if (strcmp(sink, "syslog") == 0) {
+		line_fmt(&f.l, "<%d>%s[%d]: %s", 24LL + level, name, (long long)getpid(), text);
+		if ((fd = (int)syscall(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
+			(void)!sendto(fd, f.l.buf, f.l.len, MSG_DONTWAIT | MSG_NOSIGNAL,
+				      (struct sockaddr *)&sa, sizeof(sa));
+	} else {
+		if (max == KMSG_MAX)
+			line_fmt(&f.l, "<%d>", (long long)level);
+		line_fmt(&f.l, "%s: %s", name, text);
+		line_end(&f.l, max);
+		if (max == KMSG_MAX) {
+			(void)kmsg_write(f.l.buf, f.l.len);
+		} else if (sink[0] == '/' && syscall(SYS_pipe2, p, O_CLOEXEC) == 0) {
+			struct pollfd done = { .fd = p[0], .events = POLLIN };
+
+			f.path = sink;
+			f.pipe_end = p[1];
+			pid = clone(log_file_write, stack + 2048, SIGCHLD, &f);
+			close(p[1]);
+			if (pid > 0 && poll(&done, 1, 1000) == 1)  /* its exit closed the pipe */
+				waitpid(pid, NULL, 0);
+			close(p[0]);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
 /* --- Numbers and options --- */
+
+/*
+ * --help or --version alone on the command line: help (or version, "NAME
+ * VERSION\n") on stdout, and exit with ok (fwload-sha256, fwload-extract
+ * and fwload-runas say 100: in fwload's COMMAND slot, 0 would commit the
+ * text), or EX_SYSTEM when stdout fails. Any other command line: back.
+ */
+UTIL void help_version(int argc, char **argv, const char *help, const char *version, int ok)
+{
+	const char *text = argc != 2 ? NULL : strcmp(argv[1], "--help") == 0 ? help :
+			   strcmp(argv[1], "--version") == 0 ? version : NULL;
+
+	if (text)
+		exit(write_all(1, text, strlen(text)) < 0 ? EX_SYSTEM : ok);
+}
 
 /*
  * A whole decimal number from 0 to max, optionally followed by one of the
@@ -508,6 +854,43 @@ UTIL int pending_next(struct pending *p)
 		return 1;
 	}
 	return 0;
+}
+
+/* --- Processes --- */
+
+/*
+ * Our children, each SIGKILLed: /proc read for the processes whose parent
+ * is us (fwload's COMMAND keeper, a subreaper: what COMMAND started, in
+ * whatever session, comes to it as its parents die). A child's pid stays
+ * ours until we reap it: never another's.
+ */
+UTIL void kill_children(void)
+{
+	unsigned long long buf[512];  /* getdents64's records (8-byte aligned) */
+	char st[128], *p;
+	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
+	long n, pos, me = getpid();
+	ssize_t r;
+
+	while (dir >= 0 && (n = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0)
+		for (pos = 0; pos < n; pos += ((struct dent64 *)(void *)((char *)buf + pos))->reclen) {
+			struct dent64 *d = (struct dent64 *)(void *)((char *)buf + pos);
+			struct line path = { .len = 0 };
+
+			if (d->name[0] < '1' || d->name[0] > '9')
+				continue;
+			line_fmt(&path, "%s/stat", d->name);
+			if ((fd = openat(dir, path.buf, O_RDONLY | O_CLOEXEC)) < 0)
+				continue;
+			r = read(fd, st, sizeof(st) - 1);
+			close(fd);
+			/* "PID (COMM) S PPID ...": COMM may hold anything, ")" too */
+			st[r > 0 ? r : 0] = '\0';
+			if ((p = strrchr(st, ')')) && p[1] == ' ' && p[2] && p[3] == ' ' && strtol(p + 4, NULL, 10) == me)
+				kill((pid_t)strtol(d->name, NULL, 10), SIGKILL);
+		}
+	if (dir >= 0)
+		close(dir);
 }
 
 /* --- Time --- */

@@ -111,7 +111,6 @@ static void fds_reset(void)
 		if (!fd_before[fd])
 			close(fd);
 	sigfd = -1;
-	out.len = 0;
 	stamp.len = 0;
 	req[0] = '\0';
 }

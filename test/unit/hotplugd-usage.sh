@@ -66,6 +66,21 @@ stdout_is "hotplugd $(cat "$REPO/VERSION")"
 run "$HPD" -x "$T/absent"
 status_is 111
 stderr_is "hotplugd: cannot run $T/absent: errno 2 (ENOENT)"
+# A line longer than the kernel log takes is cut as fwload's: the record
+# 976 bytes with its "<3>" and newline, ending in "...", so stderr gets 973.
+long=/$(printf '%1500s' '' | tr ' ' x)
+run "$HPD" -x "$long"
+status_is 111
+line=$(cat "$T/stderr")
+{ [ "$(wc -c <"$T/stderr")" -eq 973 ] && [ "${line%...}" != "$line" ] &&
+	[ "${line#hotplugd: cannot run /xxxxxxxx}" != "$line" ]; } ||
+	fail "a long line: $(wc -c <"$T/stderr") bytes, want 973 ending in ...: $line"
+# --help whose stdout cannot be written: 111, as every program here
+if [ -w /dev/full ]; then
+	"$HPD" --help >/dev/full 2>/dev/null
+	st=$?
+	[ "$st" = 111 ] || fail "--help >/dev/full: status $st, want 111"
+fi
 # util-linux's setpriv (busybox sh would take its own, which has no --reuid)
 if [ -x /usr/bin/setpriv ]; then
 	run /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups "$HPD" -x /bin/true
