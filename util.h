@@ -867,9 +867,10 @@ UTIL int pending_next(struct pending *p)
 UTIL void kill_children(void)
 {
 	unsigned long long buf[512];  /* getdents64's records (8-byte aligned) */
-	char st[128], *p;
+	char st[128], *p, *e;
 	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
-	long n, pos, me = getpid();
+	long n, pos;
+	int64_t me = getpid(), pid;
 	ssize_t r;
 
 	while (dir >= 0 && (n = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0)
@@ -886,8 +887,11 @@ UTIL void kill_children(void)
 			close(fd);
 			/* "PID (COMM) S PPID ...": COMM may hold anything, ")" too */
 			st[r > 0 ? r : 0] = '\0';
-			if ((p = strrchr(st, ')')) && p[1] == ' ' && p[2] && p[3] == ' ' && strtol(p + 4, NULL, 10) == me)
-				kill((pid_t)strtol(d->name, NULL, 10), SIGKILL);
+			if (!(p = strrchr(st, ')')) || p[1] != ' ' || !p[2] || p[3] != ' ' || !(e = strchr(p + 4, ' ')))
+				continue;
+			*e = '\0';
+			if (parse_num(p + 4, INT32_MAX, NULL) == me && (pid = parse_num(d->name, INT32_MAX, NULL)) > 0)
+				kill((pid_t)pid, SIGKILL);
 		}
 	if (dir >= 0)
 		close(dir);
