@@ -887,9 +887,12 @@ hold_record() {
 	hold_me="$$ ${proc_start:--}"
 	# shellcheck disable=SC2174 # -m for the directory itself
 	if [ -n "$hold_file" ] && { [ -d "$rundir/held" ] || mkdir -p -m 700 "$rundir/held" 2>/dev/null; }; then
-		# A hold taken over keeps its end.
-		_u=''
-		[ ! -f "$hold_file" ] || read -r _u _ 2>/dev/null <"$hold_file"
+		# A hold taken over keeps its end: a record of this request's
+		# (its DEVPATH too: a kernfs inode is reused, and a record a
+		# killed agent left names another request then).
+		_u='' _dp=''
+		[ ! -f "$hold_file" ] || read -r _u _ _ _dp 2>/dev/null <"$hold_file"
+		[ "$_dp" = "$DEVPATH" ] || _u=''
 		case $_u in '' | *[!0-9]*) ;; *) [ "$_u" -ge "$hold_until" ] || hold_until=$_u hold_why="HOLD=$hold, taken over from an earlier hold that ended" ;; esac
 		# Written whole, or not at all (a full run directory: no
 		# empty or partial record left behind).

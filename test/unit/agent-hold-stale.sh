@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: MIT
+# A hold record left by an agent that was killed names another request
+# once the kernfs inode of its request directory is reused: the same key
+# (fwload -i), another DEVPATH. A new request's hold must not take that
+# record's end for its own: here the stale record's end has passed, and the
+# new request, HOLD=30, is served when its file appears 2 s later (before,
+# it was cancelled at once: "taken over from an earlier hold that ended").
+# The control: a record of this very request (its DEVPATH) keeps its end.
+# shellcheck source=../lib.sh
+. "$REPO/test/lib.sh"
+
+R=$T/root
+D=$R/lib/firmware
+mkdir -p "$D" "$RUN/held"
+echo 6.12.0-test >"$T/proc/sys/kernel/osrelease"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
+uptime_s
+request new.bin
+hold_rec
+printf '%s 99999999 1 %s\n' "$((up - 5))" "/devices/virtual/misc/test_firmware/old.bin" >"$REC"
+(
+	agent firmware >"$T/out" 2>&1
+	echo $? >"$T/st"
+) &
+sleep 2
+[ ! -e "$T/st" ] || fail "not held: status $(cat "$T/st"), $(cat "$T/out"); log: $(cat "$LOGF")"
+mkimage "$D/new.bin" 3000
+until_true "the held request served" test -e "$T/st"
+file_is "$T/st" "0
+" "the agent's status"
+file_is "$REQ/loading" 10
+data_is "$D/new.bin"
+wait
+
+# The control: the record is this request's: its end is kept (passed:
+# cancelled at once, the line says it was taken over).
+request same.bin
+hold_rec
+printf '%s 99999999 1 %s\n' "$((up - 5))" "$E_DEVPATH" >"$REC"
+run agent firmware
+status_is 1
+file_is "$REQ/loading" -1
+grep -q "taken over from an earlier hold that ended" "$LOGF" || fail "log: $(cat "$LOGF")"
