@@ -69,15 +69,20 @@ lines() {
 	dmesg | grep -F "fwload: " | grep -F "$1" || true
 }
 
-# kill_hotplugd: SIGKILL to the case's hotplugd, waited for.
-kill_hotplugd() {
-	kill -KILL "$HPID"
+# stop_pid SIGNAL PID WHAT: SIGNAL to PID, and PID gone within 10 s.
+stop_pid() {
+	kill -"$1" "$2"
 	_i=0
-	while [ -d "/proc/$HPID" ]; do
+	while [ -d "/proc/$2" ]; do
 		_i=$((_i + 1))
-		[ "$_i" -le 100 ] || fail "hotplugd $HPID did not die"
+		[ "$_i" -le 100 ] || fail "$3 $2 did not end on SIG$1"
 		sleep 0.1
 	done
+}
+
+# kill_hotplugd: SIGKILL to the case's hotplugd, waited for.
+kill_hotplugd() {
+	stop_pid KILL "$HPID" hotplugd
 	HPID=
 }
 
@@ -348,13 +353,7 @@ for full in room blocks inodes; do
 	within "$ms" 40000 "$full: the held request"
 	conf FIRMWARE_PATH=/run/fw LOG=kmsg
 	echo "ok: /run/fwload $full: setup --hotplugd started hotplugd (pid $sp), found exact, missing cancelled, a hold shown and served ($ms ms)"
-	kill -TERM "$sp"
-	i=0
-	while [ -d "/proc/$sp" ]; do
-		i=$((i + 1))
-		[ "$i" -le 100 ] || fail "$full: hotplugd $sp did not stop"
-		sleep 0.1
-	done
+	stop_pid TERM "$sp" "$full: hotplugd"
 	# (the held request's agent may still be ending, its answer given:
 	# a moment with a file of the run directory open)
 	i=0
