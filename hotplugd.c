@@ -56,6 +56,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +118,8 @@ static const char help_text[] = USAGE  /* usage() says the first lines only */
 	"\n"
 	"  -p PIDFILE    pid file (absolute), locked while running; none by default\n"
 	"  -D FD         readiness: a newline to FD (3 or more), then FD closed, once\n"
-	"                the socket listens and the start rescan is under way\n"
+	"                the socket listens and the start rescan is under way (and\n"
+	"                READY=1 to $NOTIFY_SOCKET, systemd's Type=notify, if set)\n"
 	"  -s SUBSYSTEM  handle this subsystem (repeatable; default firmware; 'all':\n"
 	"                every event); firmware events are handled for ACTION=add only\n"
 	"  -j MAXJOBS    children running at once, 1 to 1024 (default 16)\n"
@@ -909,6 +911,34 @@ static void options(int argc, char **argv)
 	}
 }
 
+/* ready: the socket listens and the start rescan is under way: a newline
+ * to -D's descriptor (s6's notification-fd), "READY=1" to systemd's
+ * $NOTIFY_SOCKET (Type=notify: a path, or @ for an abstract name). The
+ * children's environment is the uevent's: they never see the socket. */
+static void ready(void)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t n = path ? strlen(path) : 0;
+	int s;
+
+	if (opt.notify >= 0) {
+		(void)!write_all(opt.notify, "\n", 1);
+		close(opt.notify);
+	}
+	if (n < 2 || n >= sizeof(sa.sun_path) || (path[0] != '/' && path[0] != '@'))
+		return;
+	memcpy(sa.sun_path, path, n);
+	if (path[0] == '@')
+		sa.sun_path[0] = '\0';
+	if ((s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0 ||
+	    sendto(s, "READY=1", 7, MSG_NOSIGNAL, (struct sockaddr *)&sa,
+		   (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n)) != 7)
+		say(WARN, "cannot tell the service manager it is ready (%q)%e", path, errno);
+	if (s >= 0)
+		close(s);
+}
+
 int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -937,9 +967,7 @@ int main(int argc, char **argv)
 	umask(022);
 	null_fd = open("/dev/null", O_RDWR | O_CLOEXEC | O_NOCTTY);
 	/* What our children leave behind (a held request's agent, detached; a
-	 * hook's straggler) is ours, not init's: reaped here, and under a
-	 * service manager that has no pid file to read (a full /run) we are
-	 * the one process of the service left to take for its main one. */
+	 * hook's straggler) is ours, not init's: reaped here. */
 	(void)prctl(PR_SET_CHILD_SUBREAPER, 1L, 0L, 0L, 0L);
 
 	sigemptyset(&sa.sa_mask);
@@ -964,10 +992,7 @@ int main(int argc, char **argv)
 	if (opt.verbose)
 		say(INFO, "listening (pid %d)", (long long)getpid());
 	rescan(ALL);
-	if (opt.notify >= 0) {
-		(void)!write_all(opt.notify, "\n", 1);
-		close(opt.notify);
-	}
+	ready();
 
 	while (!stop_signal) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };

@@ -89,8 +89,10 @@ has "$T/got" /usr/lib/systemd/system/fwload-settle.service "the .deb"
 has "$T/got" /usr/share/doc/fwload/README.Debian "the .deb"
 grep -E '^/(lib|etc/udev|usr/lib/fwload|usr/share/doc/fwload/doc)(/|$)' "$T/got" >"$T/wrong" &&
 	fail "the .deb has files where Debian's do not go (/lib, /etc/udev, /usr/lib/fwload, doc/doc): $(cat "$T/wrong")"
-grep -qx "ExecStart=/usr/sbin/fwloadctl setup --hotplugd --own" "$T/x/usr/lib/systemd/system/fwload.service" ||
-	fail "the unit does not run /usr/sbin/fwloadctl: $(grep ExecStart "$T/x/usr/lib/systemd/system/fwload.service")"
+for want in "ExecStartPre=/usr/sbin/fwloadctl setup --hotplugd --own" "ExecStart=/usr/sbin/hotplugd -p /run/fwload/hotplugd.pid"; do
+	grep -qxF "$want" "$T/x/usr/lib/systemd/system/fwload.service" ||
+		fail "the unit has no '$want': $(grep ExecStart "$T/x/usr/lib/systemd/system/fwload.service")"
+done
 
 # The paths of fwload's own files that the programs name (the scripts'
 # ${VAR:-/path} defaults, whole path strings in the C programs) exist in the

@@ -50,7 +50,7 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 	mkdir -p "$T/unit" "$T/man/man8" "$T/man/man5" || exit 111
 	cp "$REPO"/man/*.8 "$T/man/man8/" && cp "$REPO"/man/*.5 "$T/man/man5/" || exit 111
 	for f in "$u" "$s"; do
-		sed "s|/sbin/fwloadctl|$REPO/fwloadctl|" "$f" >"$T/unit/${f##*/}" || exit 111
+		sed -e "s|/sbin/fwloadctl|$REPO/fwloadctl|" -e "s|/sbin/hotplugd|$REPO/hotplugd|" "$f" >"$T/unit/${f##*/}" || exit 111
 	done
 	MANPATH=$T/man systemd-analyze verify "$T/unit/fwload.service" "$T/unit/fwload-settle.service" >"$T/out" 2>&1 ||
 		fail "systemd-analyze verify: $(cat "$T/out")"

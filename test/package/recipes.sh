@@ -91,8 +91,10 @@ grep -qx 'SOURCE=hotplugd' "$br/etc/fwload.conf" || fail "Buildroot: fwload.conf
 [ -x "$br/etc/init.d/S09fwload" ] || fail "Buildroot: no /etc/init.d/S09fwload"
 grep -q '^	/usr/sbin/fwloadctl setup' "$br/etc/init.d/S09fwload" || fail "Buildroot: S09fwload does not run /usr/sbin/fwloadctl"
 grep -q '^		if /usr/sbin/fwloadctl settle' "$br/etc/init.d/S99fwload-settle" || fail "Buildroot: no S99fwload-settle running fwloadctl settle"
-grep -qx 'ExecStart=/usr/sbin/fwloadctl setup --hotplugd --own' "$br/usr/lib/systemd/system/fwload.service" ||
+grep -qx "ExecStartPre=/usr/sbin/fwloadctl setup --hotplugd --own" "$br/usr/lib/systemd/system/fwload.service" ||
 	fail "Buildroot: no fwload.service running /usr/sbin/fwloadctl"
+grep -qx "ExecStart=/usr/sbin/hotplugd -p /run/fwload/hotplugd.pid" "$br/usr/lib/systemd/system/fwload.service" ||
+	fail "Buildroot: no fwload.service running /usr/sbin/hotplugd"
 grep -qx 'ExecStart=/usr/sbin/fwloadctl settle' "$br/usr/lib/systemd/system/fwload-settle.service" ||
 	fail "Buildroot: no fwload-settle.service running /usr/sbin/fwloadctl"
 [ -e "$br/usr/share/man" ] && fail "Buildroot: man pages on the target"
@@ -125,8 +127,10 @@ recipe yocto "$bb" '^do_install() {' '^}' -e "s|oe_runmake|make -s $oemake|" -e 
 for p in $progs; do [ -x "$yo/usr/sbin/$p" ] || fail "Yocto: no /usr/sbin/$p"; done
 for p in $libexec; do [ -x "$yo/usr/libexec/fwload/$p" ] || fail "Yocto: no /usr/libexec/fwload/$p"; done
 [ -f "$yo/usr/share/man/man8/fwload.8" ] || fail "Yocto: no man pages (for fwload-doc)"
-grep -qx 'ExecStart=/usr/sbin/fwloadctl setup --hotplugd --own' "$yo/usr/lib/systemd/system/fwload.service" ||
+grep -qx "ExecStartPre=/usr/sbin/fwloadctl setup --hotplugd --own" "$yo/usr/lib/systemd/system/fwload.service" ||
 	fail "Yocto: no fwload.service running /usr/sbin/fwloadctl"
+grep -qx "ExecStart=/usr/sbin/hotplugd -p /run/fwload/hotplugd.pid" "$yo/usr/lib/systemd/system/fwload.service" ||
+	fail "Yocto: no fwload.service running /usr/sbin/hotplugd"
 [ -f "$yo/usr/lib/systemd/system/fwload-settle.service" ] || fail "Yocto: no fwload-settle.service"
 for s in fwload fwload-settle; do
 	grep -qx 'FWLOADCTL=${FWLOADCTL:-/usr/sbin/fwloadctl}' "$yo/etc/init.d/$s" || fail "Yocto: no /etc/init.d/$s running /usr/sbin/fwloadctl"

@@ -76,17 +76,21 @@ grep -qx 'command_background=yes' "$C/openrc/hotplugd" || fail "OpenRC: not comm
 grep -qx 'pidfile=/run/fwload/hotplugd.pid' "$C/openrc/hotplugd" || fail "OpenRC: pidfile"
 # Nowhere a -d, nowhere another pid file.
 grep -rn -e 'hotplugd.* -d' -e '/run/hotplugd' "$C" && fail "an init file uses -d or another pid file"
-# The systemd unit (fwload.service: setup starts hotplugd) names no pid
-# file (on a full /run hotplugd runs without its number in it, and systemd
-# would wait for it): hotplugd, the one process setup leaves, is guessed.
+# The systemd unit (fwload.service): setup first (--own: it starts no
+# hotplugd), then hotplugd itself, the main process, ready by
+# $NOTIFY_SOCKET: no pid file (on a full /run hotplugd runs without its
+# number in it, and systemd would wait for it), no guess (a job's process
+# that ends while systemd looks is taken for a second candidate).
 grep -q '^PIDFile=' "$C/systemd/fwload.service" && fail "fwload.service: a PIDFile="
-grep -qx 'GuessMainPID=yes' "$C/systemd/fwload.service" || fail "fwload.service: no GuessMainPID=yes"
+grep -qx 'Type=notify' "$C/systemd/fwload.service" || fail "fwload.service: not Type=notify"
+grep -qx 'ExecStartPre=/sbin/fwloadctl setup --hotplugd --own' "$C/systemd/fwload.service" || fail "fwload.service: no ExecStartPre= setup --own"
+grep -qx 'ExecStart=/sbin/hotplugd -p /run/fwload/hotplugd.pid' "$C/systemd/fwload.service" || fail "fwload.service: ExecStart= is not hotplugd"
 if command -v systemd-analyze >/dev/null; then
 	# verify runs man for the Documentation= pages: ours, from the tree.
 	mkdir -p "$T/man/man8" "$T/man/man5" "$T/unit"
 	{ cp "$REPO"/man/*.8 "$T/man/man8/" && cp "$REPO"/man/*.5 "$T/man/man5/"; } || fail "cannot copy the man pages"
 	for u in fwload.service fwload-settle.service; do
-		sed "s|/sbin/fwloadctl|$REPO/fwloadctl|" "$C/systemd/$u" >"$T/unit/$u"
+		sed -e "s|/sbin/fwloadctl|$REPO/fwloadctl|" -e "s|/sbin/hotplugd|$REPO/hotplugd|" "$C/systemd/$u" >"$T/unit/$u"
 	done
 	run env MANPATH="$T/man" systemd-analyze verify "$T/unit/fwload.service" "$T/unit/fwload-settle.service"
 	status_is 0

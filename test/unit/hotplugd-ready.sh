@@ -49,6 +49,46 @@ done
 [ $n -ge 2 ] || fail "only $n shells to try"
 echo "the start idiom worked in $n shells"
 
+# $NOTIFY_SOCKET (systemd's Type=notify, fwload.service): READY=1 once, at
+# the same point as -D's line; a path and an abstract name (@). A listener
+# of python3's receives it and checks, at that moment, what -D's line
+# promises; the request's child never sees the variable.
+standin 0
+pending n.bin
+for addr in "$T/notify" "@fwload-test-$$"; do
+	rm -f "$T/pid" "$T/notify" "$T/got"
+	timeout 20 python3 -c 'import os, socket, subprocess, sys
+addr, hpd, prog, sysfs, pid, err = sys.argv[1:7]
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind("\0" + addr[1:] if addr[0] == "@" else addr)
+s.settimeout(15)
+with open(err, "w") as e:
+    p = subprocess.Popen([hpd, "-v", "-x", prog, "-S", sysfs, "-p", pid],
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=e,
+                         env=dict(os.environ, NOTIFY_SOCKET=addr))
+msgs = [s.recv(4096).decode()]
+print(p.pid, msgs[0], any(l.startswith("hotplugd: listening") for l in open(err)),
+      any(l.split()[2:4] == [str(p.pid), "00000001"] and l.split()[1] == "15"
+          for l in open("/proc/net/netlink")))
+s.settimeout(1)
+try:
+    msgs.append(s.recv(4096).decode())
+except socket.timeout:
+    pass
+print(len(msgs))
+' "$addr" "$HPD" "$T/prog" "$SYS" "$T/pid" "$T/hpd.err" >"$T/got" ||
+		fail "$addr: no READY=1 from hotplugd: $(cat "$T/got" "$T/hpd.err")"
+	read -r HPID msg listening socket <"$T/got"
+	assert_eq "$addr: what hotplugd sent, listening, its uevent socket" "READY=1 True True" "$msg $listening $socket"
+	assert_eq "$addr: messages to the socket" 1 "$(sed -n 2p "$T/got")"
+	wait_for "[ \"\$(runs)\" -ge 1 ]" "$addr: the start rescan's child did not run"
+	grep -l 'NOTIFY_SOCKET' "$T"/runs/* && fail "$addr: the child saw NOTIFY_SOCKET"
+	kill -TERM "$HPID"
+	wait_for "! alive $HPID" "$addr: hotplugd did not stop"
+	rm -f "$T"/runs/*
+done
+HPID=
+
 # Not ready: a failure before listening closes FD without the line.
 rm -f "$T/pid"
 : >"$T/release"

@@ -62,8 +62,8 @@ define FWLOAD_INSTALL_INIT_SYSV
 		$(TARGET_DIR)/etc/init.d/S99fwload-settle
 endef
 
-# fwload.service: "fwloadctl setup --hotplugd --own" before
-# systemd-udev-trigger, hotplugd its main process; fwload-settle.service
+# fwload.service: "fwloadctl setup --hotplugd --own", then hotplugd, its
+# main process, before systemd-udev-trigger; fwload-settle.service
 # after the file systems. Buildroot enables both (systemctl preset-all).
 define FWLOAD_INSTALL_INIT_SYSTEMD
 	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(FWLOAD_MAKE_OPTS) \

@@ -59,8 +59,8 @@ FILES:${PN} += "${sysconfdir}/hotplug.d"
 CONFFILES:${PN} = "${sysconfdir}/fwload.conf"
 
 # Started at boot, before the coldplug: fwload.service (systemd: "fwloadctl
-# setup --hotplugd --own" before systemd-udev-trigger.service, hotplugd its
-# main process) and fwload-settle.service (settle after local-fs.target and
+# setup --hotplugd --own", then hotplugd, its main process, before
+# systemd-udev-trigger.service) and fwload-settle.service (settle after local-fs.target and
 # remote-fs.target); or /etc/init.d/fwload (sysvinit: "fwloadctl setup",
 # S04fwload: after S03mountall.sh mounts /run, before S04udev, eudev's
 # script, whose udevadm trigger loads the drivers) and
