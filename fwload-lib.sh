@@ -151,77 +151,19 @@ conf_build() {
 }
 
 # stamp_add PATH...: add the identities of PATH... (fwload -I) to $stamp.
-# A file whose change time is not before "now" (the time of the temporary
-# file $tmp, made before any input is read), or, where times have no
-# sub-second part (ext4 with 128-byte inodes, FAT), is not two seconds
-# before it, could change again unseen: same size, same times. Then no
-# cache ($keep empty), and the next event reads the files again. With
-# nanoseconds, a change after $tmp was made gets a time at or after its
-# (the same clock), so one strictly before it is enough: an initramfs's
-# files, unpacked a moment before the first events, are cached from the
-# first event on. No cache either when fwload cannot say.
+# The reference (-R) is $tmp, the temporary file made before any input is
+# read: fwload exits 7 when a file changed too recently to be trusted
+# unchanged (no cache then: $keep empty, and the next event reads the
+# files again). With nanosecond times a file changed before $tmp was made
+# is cached: an initramfs's files, unpacked a moment before the first
+# events, are cached from the first event on. No cache either when fwload
+# cannot say.
 stamp_add() {
 	[ -n "$tmp" ] && [ -n "$keep" ] || return 0
-	_s=$("$fwload" -I "$@" "$tmp" 2>/dev/null) || _s=''
-	case $_s in
-	"# fwload-cache 1 "*" "*" "*) ;;
-	*)
+	if _s=$("$fwload" -I -R "$tmp" "$@" 2>/dev/null); then
+		stamp=${stamp:-"# fwload-cache 1"}${_s#"# fwload-cache 1"}
+	else
 		keep=''
-		return 0
-		;;
-	esac
-	_now=${_s##* }
-	_now=${_now#*:*:*:}
-	_now=${_now%%:*}
-	_s=${_s% * *}
-	stamp=${stamp:-"# fwload-cache 1"}${_s#"# fwload-cache 1"}
-	# IDs: DEV:INO:SIZE:MTIME.NS:CTIME.NS:MODE, "-" absent, "?" unknown.
-	_ifs=$IFS
-	IFS=' '
-	set -f
-	# shellcheck disable=SC2086 # words
-	set -- ${_s#"# fwload-cache 1 "}
-	set +f
-	IFS=$_ifs
-	while [ $# -ge 2 ]; do
-		case $2 in
-		-) ;;
-		*:*:*:*:*:100*)  # a regular file
-			_c=${2#*:*:*:*:}
-			_c=${_c%%:*}
-			secs_between "${_c%%.*}" "${_now%%.*}"
-			case $_c in
-			*.000000000) [ "$secs" -ge 2 ] || keep='' ;;
-			*.[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9])
-				[ "$secs" -ge 1 ] || { [ "$secs" = 0 ] && [ "1${_c#*.}" -lt "1${_now#*.}" ]; } || keep=''
-				;;
-			*) keep='' ;;
-			esac
-			;;
-		*:*:*:*:*:*) ;;
-		*) keep='' ;;
-		esac
-		shift 2
-	done
-}
-
-# secs_between A B: $secs, B - A for two times in seconds since 1970, exact
-# when they are less than 11 days apart (else +-1000000), with no number
-# past 32 bits (mksh's arithmetic; times pass 2^31 in 2038).
-secs_between() {
-	secs=-1000000
-	case $1$2 in *[!0-9]* | '') return ;; esac
-	if [ ${#1} -le 6 ] || [ ${#2} -le 6 ]; then
-		[ ${#1} -gt 6 ] || [ ${#2} -gt 6 ] || secs=$(($2 - $1))
-		return
-	fi
-	_a=${1%??????} _b=${2%??????}
-	if [ "$_a" = "$_b" ]; then
-		secs=$((1${2#"$_b"} - 1${1#"$_a"}))
-	elif [ "$_b" -eq $((_a + 1)) ]; then
-		secs=$((1${2#"$_b"} + 1000000 - 1${1#"$_a"}))
-	elif [ "$_b" -gt "$_a" ]; then
-		secs=1000000
 	fi
 }
 
@@ -288,6 +230,38 @@ find_unpacker() {
 		done
 	done
 	[ -n "$unpack" ] || unpack_why="no $want to decompress it"
+}
+
+# dry_steps: the reporters of "firmware.agent --dry-run" (fwloadctl
+# explain), which the agent's steps call as they decide (without --dry-run
+# the agent's own, empty):
+#   step LABEL TEXT   one line: "LABEL:" in a column of ten, then TEXT
+#   step_absent FILE  the search's line for a FILE that is no regular file:
+#                     what is there instead (a directory, a dangling link;
+#                     added to $skipped), or "absent"
+#   step_no_rule      that no rule applies, when there is a rules file
+# explain may run where there is no sysfs: no kernel path to read then
+# (find_image reads para_file, else the request's sysfs's).
+# shellcheck disable=SC2317 # the reporters are called by the agent
+dry_steps() {
+	step() {
+		printf '%-9s %s\n' "$1:" "$2"
+	}
+	step_absent() {
+		why=''
+		if [ -e "$1" ]; then
+			why="not a regular file"
+			[ ! -d "$1" ] || why="a directory"
+		elif [ -L "$1" ]; then
+			why="dangling symlink"
+		fi
+		[ -z "$why" ] || skipped="$skipped; skipped $1 ($why)"
+		step search "$1: ${why:-absent}${why:+, skipped}"
+	}
+	step_no_rule() {
+		[ ! -e "$rules_file" ] || step rule "none of $rules_file applies"
+	}
+	[ -e "$sysfs/module/firmware_class/parameters/path" ] || para_file=/dev/null
 }
 
 # dry_run_end -r ROOT...: the rest of "firmware.agent --dry-run" (fwloadctl

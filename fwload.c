@@ -61,14 +61,15 @@ static const char usage_text[] =
 	"       fwload [-ev] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] [-k LOCKDIR] [-K CACHE]\n"
 	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
-	"       fwload -I PATH...    (a configuration cache's stamp)\n"
+	"       fwload -I [-R REF] PATH...  (a configuration cache's stamp; 7: changed after REF)\n"
 	"       fwload [-v] -K CACHE|STAMP (exit 0 fresh, 7 stale)\n"
 	"       fwload [-s SYSFS] [-U] -i DEVPATH (the request's key)\n"
 	"       fwload [-s SYSFS] -P [COMMAND [ARG]...] (the pending requests)\n"
 	"       fwload --help | --version\n"
 	"-e: the request was there (an event's): gone is answered by another (5).\n"
-	"WAIT: seconds for the request to appear (TIMEOUT, else 60; none with -e), and\n"
-	"the most a stream may stay silent. DEADLINE: seconds for the whole load (300).\n"
+	"WAIT: seconds for the request to appear (TIMEOUT, a day at most, else 60; none\n"
+	"with -e), and the most a stream may stay silent. DEADLINE: seconds for the\n"
+	"whole load (300).\n"
 	"MAXSIZE: bytes, K/M/G (256M). LOG: kmsg (default), syslog, none, /FILE.\n"
 	"LOCKDIR: /run/fwload/lock. COMMAND: an absolute path; its output is the image.\n"
 	"-U: DEVPATH is an idle firmware-upload device (fwloadctl upload), the bytes\n"
@@ -594,14 +595,14 @@ static void st_put(char c)
 
 /*
  * " ENC ID" for path: ENC the path, every byte outside [A-Za-z0-9/._,+@=-]
- * as %XX; ID what stat(2) says, DEV:INO:SIZE:MTIME.NS:CTIME.NS:MODE
+ * as %XX; ID what stat(2) says (into *stp), DEV:INO:SIZE:MTIME.NS:CTIME.NS:MODE
  * (decimal, nanoseconds in 9 digits, MODE in octal), "-" when the path
  * does not exist (ENOENT, ENOTDIR), "?" for any other error: then -1.
  */
-static int st_path(const char *path)
+static int st_path(const char *path, struct stat *stp)
 {
 	struct line id = { .len = 0 };
-	struct stat st;
+	struct stat st = { .st_mode = 0 };
 	int ok = 0;
 
 	st_put(' ');
@@ -622,6 +623,7 @@ static int st_path(const char *path)
 		line_fmt(&id, errno == ENOENT || errno == ENOTDIR ? " -" : (ok = -1, " ?"));
 	for (size_t i = 0; i < id.len; i++)
 		st_put(id.buf[i]);
+	*stp = st;
 	return ok;
 }
 
@@ -682,7 +684,7 @@ compare:
 			p += 2;
 		}
 		*q = '\0';
-		if (*p != ' ' || st_path(path) < 0)
+		if (*p != ' ' || st_path(path, &st) < 0)
 			goto close_cache;
 		for (p++; *p && *p != ' '; p++)
 			;
@@ -694,16 +696,32 @@ close_cache:
 	return ok;
 }
 
-/* -I PATH...: the stamp line on stdout. */
-static int print_stamp(char **paths, int n)
+/*
+ * -I [-R REF] PATH...: the stamp line on stdout. REF, a file the caller
+ * made before it read any PATH: CHANGED (7) when a regular file among them
+ * may change again unseen (same size, same times), its change time not
+ * before REF's, or, where times have no sub-second part (ext4 with
+ * 128-byte inodes, FAT), not 2 s before it (or REF is not there): a stamp
+ * for no cache.
+ */
+static int print_stamp(char **paths, int n, const char *reffile)
 {
+	struct stat ref, st;
+	int recent = reffile && stat(reffile, &ref) < 0;
+
 	memcpy(stamp.buf, magic, stamp.len = sizeof(magic) - 1);
-	for (int i = 0; i < n; i++)
-		(void)st_path(paths[i]);
+	for (int i = 0; i < n; i++) {
+		int64_t d;
+
+		if (st_path(paths[i], &st) < 0 || !reffile || !S_ISREG(st.st_mode) || recent)
+			continue;
+		d = (int64_t)ref.st_ctim.tv_sec - st.st_ctim.tv_sec;
+		recent = st.st_ctim.tv_nsec ? d < 0 || (d == 0 && st.st_ctim.tv_nsec >= ref.st_ctim.tv_nsec) : d < 2;
+	}
 	st_put('\n');
 	if (stamp.len > sizeof(stamp.buf) - 1)
 		usage("-I: the stamp would be longer than 4096 bytes");
-	return write_all(1, stamp.buf, stamp.len) < 0 ? EX_SYSTEM : 0;
+	return write_all(1, stamp.buf, stamp.len) < 0 ? EX_SYSTEM : recent ? CHANGED : 0;
 }
 
 /* --- The request and its lock. --- */
@@ -1081,7 +1099,7 @@ static int has_dotdot(const char *p)
 
 int main(int argc, char **argv)
 {
-	const char *env = getenv("TIMEOUT"), *val, *lmsg = NULL, *cache = NULL, *why, *roots[argc];
+	const char *env = getenv("TIMEOUT"), *val, *lmsg = NULL, *cache = NULL, *ref = NULL, *why, *roots[argc];
 	static struct line src;
 	struct opts o = { .argc = argc, .argv = argv, .i = 1 };
 	int c, cancel = 0, stamp_only = 0, key_only = 0, list = 0;
@@ -1090,8 +1108,11 @@ int main(int argc, char **argv)
 		return EX_SYSTEM;
 	opt.start = now_ms();
 	block_signals();
-	if ((opt.wait_s = env ? parse_num(env, 86400, NULL) : -1) <= 0)
+	/* the request's TIMEOUT (the kernel's has no limit; ours is a day) */
+	if ((opt.wait_s = env ? parse_num(env, INT32_MAX, NULL) : -1) <= 0)
 		opt.wait_s = 60;
+	else if (opt.wait_s > 86400)
+		opt.wait_s = 86400;
 	opt.sysfs = (env = getenv("SYSFS")) && *env ? env : "/sys";
 	opt.name = getenv("FIRMWARE");
 	opt.log = "kmsg";
@@ -1100,15 +1121,15 @@ int main(int argc, char **argv)
 	opt.deadline_s = 300;
 	opt.max_size = 256 << 20;  /* linux-firmware's largest is far below */
 	help_version(argc, argv, usage_text, "fwload " FWLOAD_VERSION "\n", 0);
-	while ((c = opt_next(&o, "cevIiPUs:t:T:S:n:l:w:r:L:K:k:", &val)) != -1) {
+	while ((c = opt_next(&o, "cevIiPUs:t:T:S:n:l:w:r:L:K:k:R:", &val)) != -1) {
 		if (c == '?' || c == ':')
 			usage(c == '?' ? "unknown option" : "option wants a value");
 		else if (c == 'c' || c == 'e' || c == 'v' || c == 'I' || c == 'i' || c == 'P' || c == 'U')
 			*(c == 'c' ? &cancel : c == 'e' ? &opt.seen : c == 'v' ? &opt.verbose : c == 'I' ? &stamp_only :
 			  c == 'i' ? &key_only : c == 'U' ? &opt.upload : &list) = 1;
-		else if (c == 's' || c == 'n' || c == 'w' || c == 'L' || c == 'K' || c == 'k')
+		else if (c == 's' || c == 'n' || c == 'w' || c == 'L' || c == 'K' || c == 'k' || c == 'R')
 			*(c == 's' ? &opt.sysfs : c == 'n' ? &opt.name : c == 'w' ? &opt.note :
-			  c == 'L' ? &lmsg : c == 'K' ? &cache : &opt.lockdir) = val;
+			  c == 'L' ? &lmsg : c == 'K' ? &cache : c == 'R' ? &ref : &opt.lockdir) = val;
 		else if (c == 'r')
 			roots[opt.nroots++] = val;
 		else if (c == 't' && (opt.wait_s = parse_num(val, 86400, NULL)) < 0)
@@ -1127,10 +1148,12 @@ int main(int argc, char **argv)
 	argv += o.i;
 	if (opt.upload && (cancel || stamp_only || list || lmsg || cache))
 		usage("-U goes with DEVPATH FILE or -i only");
+	if (ref && !stamp_only)
+		usage("-R goes with -I only");
 	if (stamp_only) {
 		if (argc < 1 || cancel || lmsg || cache)
-			usage("-I takes PATH... only");
-		return print_stamp(argv, argc);
+			usage("-I takes [-R REF] PATH... only");
+		return print_stamp(argv, argc, ref);
 	}
 	if (list) {
 		if (cancel || lmsg || cache || key_only)

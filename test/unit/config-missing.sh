@@ -39,5 +39,5 @@ file_is "$REQ/loading" 10
 data_is "$T/fw/$name"
 stderr_is ''
 # One -r root: a plain file lies in the directory it was found in.
-printf '%s\n' -e -l kmsg -k "$RUN/lock" -n "$name" -s "$SYS" -t 60 -r "$T/fw" -- "$E_DEVPATH" "$T/fw/$name" >"$T/want"
+printf '%s\n' -e -l kmsg -k "$RUN/lock" -n "$name" -s "$SYS" -r "$T/fw" -- "$E_DEVPATH" "$T/fw/$name" >"$T/want"
 diff "$T/want" "$T/args" || fail "fwload was not called with the defaults"

@@ -84,7 +84,7 @@ echo "0000000000000000000000000000000000000000000000000000000000000000  other.bi
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "FIRMWARE_PATH=/a" "RULES=$T/board.rules"
 cat >"$T/fwload-edit" <<END
 #!/bin/sh
-if [ "\$1 \$2" = "-I $T/board.rules" ] && [ ! -e "$T/edited" ]; then
+if [ "\$1 \$2 \$4" = "-I -R $T/board.rules" ] && [ ! -e "$T/edited" ]; then
 	"$FWBIN" "\$@"
 	st=\$?
 	: >"$T/edited"

@@ -46,6 +46,30 @@ run clean "$FWLOAD" -I "$long"
 status_is 0
 stdout_is "# fwload-cache 1 $(printf %s "$long" | sed 's/%/%25/g') ?"
 
+# -R REF: REF made before the files were read. A regular file changed
+# after it (or in the same nanosecond) may change again unseen: 7, the
+# line printed all the same; changed before it: 0. No REF: 7. (Whole
+# seconds, 2 s: test/unit/config-stale.sh on ext4 with 128-byte inodes.)
+"$FWLOAD" -I "$T/in" | grep -q '\.000000000:[0-9]*\.000000000:' && fail "this case wants nanosecond times in $T"
+: >"$T/ref"
+run clean "$FWLOAD" -I -R "$T/ref" "$A" "$T/in/none" "$T/in"
+status_is 0
+stdout_is "# fwload-cache 1 $enc_t/in/a.conf $(id "$A") $enc_t/in/none - $enc_t/in $(id "$T/in")"
+mkfw "$B" 'B=23'
+run clean "$FWLOAD" -I -R "$T/ref" "$A" "$B"
+status_is 7
+stdout_is "# fwload-cache 1 $enc_t/in/a.conf $(id "$A") $enc_t/in/b%20c $(id "$B")"
+touch -r "$T/ref" "$T/ref2"  # the same times, but ctime is now: not before it
+run clean "$FWLOAD" -I -R "$T/ref2" "$A"
+status_is 0
+run clean "$FWLOAD" -I -R "$T/ref2" "$T/ref2"
+status_is 7
+run clean "$FWLOAD" -I -R "$T/in/none" "$A"
+status_is 7
+run clean "$FWLOAD" -R "$T/ref" -K "$T/ref"
+status_is 100
+[ "$(head -n 1 "$T/stderr")" = "fwload: -R goes with -I only" ] || fail "-R without -I: $(cat "$T/stderr")"
+
 # mkcache [PATH...]: a fresh cache over A, B, W and $T/in/new (absent).
 mkcache() {
 	if ! { clean "$FWLOAD" -I "$A" "$B" "$W" "$T/in/new" && echo 'FW_PATH=/lib/firmware' &&

@@ -27,3 +27,12 @@ for how in stderr closed; do
 		"$T/stderr" || fail "$how: $(cat "$T/stderr")"
 	[ $((t1 - t0)) -lt 8 ] || fail "$how: $((t1 - t0)) s, the limit is 1 s"
 done
+
+# Without -t the limit is the request's TIMEOUT from the environment (the
+# event's, which the agent passes on; over a day is a day): 1 s here.
+request x.bin
+run clean TIMEOUT=1 "$FWLOAD" -e -s "$SYS" -k "$T/lock" -l none -T 10 "$E_DEVPATH" "$T/img" \
+	/bin/sh -c 'exec sleep 30'
+status_is 2
+grep -q "^fwload: x\\.bin: nothing for 1 s from $(ere "$T/img") via /bin/sh; request aborted\$" \
+	"$T/stderr" || fail "TIMEOUT=1: $(cat "$T/stderr")"
