@@ -1099,7 +1099,7 @@ static int has_dotdot(const char *p)
 
 int main(int argc, char **argv)
 {
-	const char *env = getenv("TIMEOUT"), *val, *lmsg = NULL, *cache = NULL, *ref = NULL, *why, *roots[argc];
+	const char *env = getenv("TIMEOUT"), *val = NULL, *lmsg = NULL, *cache = NULL, *ref = NULL, *why, *roots[argc];
 	static struct line src;
 	struct opts o = { .argc = argc, .argv = argv, .i = 1 };
 	int c, cancel = 0, stamp_only = 0, key_only = 0, list = 0;
