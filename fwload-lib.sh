@@ -861,9 +861,11 @@ hold_record() {
 	hold_me="$$ ${proc_start:--}"
 	# shellcheck disable=SC2174 # -m for the directory itself
 	if [ -n "$hold_file" ] && { [ -d "$rundir/held" ] || mkdir -p -m 700 "$rundir/held" 2>/dev/null; }; then
-		# A hold taken over keeps its end: a record of this request's
-		# (its DEVPATH too: a kernfs inode is reused, and a record a
-		# killed agent left names another request then).
+		# A hold taken over keeps its end: a record under this
+		# request's key, and of its DEVPATH too. Within a boot a key
+		# never repeats (doc/kernel-facts.md); across boots it does,
+		# and a run directory that outlived one (not a tmpfs) may hold
+		# a record of another request under it.
 		_u='' _dp=''
 		[ ! -f "$hold_file" ] || read -r _u _ _ _dp 2>/dev/null <"$hold_file"
 		[ "$_dp" = "$DEVPATH" ] || _u=''

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: MIT
-# A hold record left by an agent that was killed names another request
-# once the kernfs inode of its request directory is reused: the same key
-# (fwload -i), another DEVPATH. A new request's hold must not take that
-# record's end for its own: here the stale record's end has passed, and the
-# new request, HOLD=30, is served when its file appears 2 s later (before,
-# it was cancelled at once: "taken over from an earlier hold that ended").
-# The control: a record of this very request (its DEVPATH) keeps its end.
+# A hold record under this request's key (fwload -i) that names another
+# DEVPATH is another request's: keys never repeat within a boot, but they
+# start again at the next, and a run directory that is not a tmpfs keeps
+# records across it (doc/kernel-facts.md). A new request's hold must not
+# take that record's end for its own: here the stale record's end has
+# passed, and the new request, HOLD=30, is served when its file appears
+# 2 s later (before, it was cancelled at once: "taken over from an earlier
+# hold that ended"). The control: a record of this very request (its
+# DEVPATH) keeps its end.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
