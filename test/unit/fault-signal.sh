@@ -46,7 +46,7 @@ stops() {
 		i=$((i + 1))
 	done
 	[ -s "$REQ/data" ] || fail "the load did not start ($how)"
-	kill "-$sig" "$pid"
+	send_sig "$sig" "$pid"
 	wait "$pid"
 	st=$?
 	status_is 3

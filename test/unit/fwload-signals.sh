@@ -32,7 +32,7 @@ for sig in $sigs $nums; do
 	done
 	case $sig in
 	[0-9]*) /bin/kill -s "$sig" "$pid" 2>/dev/null || kill -"$sig" "$pid" ;;
-	*) kill -s "$sig" "$pid" ;;
+	*) send_sig "$sig" "$pid" ;;
 	esac
 	wait "$pid"
 	st=$?
