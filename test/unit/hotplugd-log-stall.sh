@@ -41,7 +41,9 @@ os.set_blocking(0, True)' "$1" <&9
 }
 pipe fill
 "$HPD" -v -x "$T/prog" -S "$SYS" 2>&9 &
-HPID=$!
+HPJOB=$!
+bg_pid "$HPJOB"  # (yash: $! is a subshell's)
+HPID=$bgpid
 wait_for '[ "$(runs)" -ge 6 ]' "with its log pipe full, hotplugd served $(runs) of 6 pending requests" 20
 alive "$HPID" || fail "hotplugd is gone"
 pipe drain >/dev/null  # read again: the next line goes through
@@ -52,7 +54,7 @@ while alive "$HPID"; do
 	[ "$i" -lt 100 ] || fail "hotplugd still runs 10 s after SIGTERM"
 	sleep 0.1
 done
-wait "$HPID"
+wait "$HPJOB"
 st=$?
 HPID=
 status_is 0
