@@ -109,6 +109,16 @@ until_true() {
 	done
 }
 
+# send_sig NAME PID: kill -s NAME PID. SIGIO has two names on Linux, IO and
+# POLL, and not every shell's kill knows both: dash and bash know only IO,
+# mksh only POLL.
+send_sig() {
+	case $1 in
+	IO) kill -s IO "$2" 2>/dev/null || kill -s POLL "$2" ;;
+	*) kill -s "$1" "$2" ;;
+	esac
+}
+
 # assert_eq WHAT WANT GOT
 assert_eq() {
 	[ "$2" = "$3" ] || fail "$1: want '$2', got '$3'"

@@ -40,13 +40,14 @@ stops() {
 		;;
 	esac
 	pid=$!
+	bg_pid "$pid"  # fwload (under yash, $! is a subshell that waits for it)
 	i=0
 	while [ ! -s "$REQ/data" ] && [ "$i" -lt 200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
 	[ -s "$REQ/data" ] || fail "the load did not start ($how)"
-	kill "-$sig" "$pid"
+	send_sig "$sig" "$bgpid"
 	wait "$pid"
 	st=$?
 	status_is 3
@@ -68,8 +69,9 @@ stops USR1 pipe FAULT_NO_SPLICE=1
 # While waiting for the request to appear: exit 3, nothing created.
 env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -t 20 "$TF/late.bin" "$T/big" >"$T/stdout" 2>"$T/stderr" &
 pid=$!
-sleep 0.3
-kill -TERM "$pid"
+bg_pid "$pid"
+until_true "fwload to block its signals" grep -q '^SigBlk:.*[1-9a-f]' "/proc/$bgpid/status"
+kill -TERM "$bgpid"
 wait "$pid"
 st=$?
 status_is 3
@@ -85,10 +87,11 @@ exec 8<>"$T/silent"  # a writer that never writes
 env -i PATH="$KPATH" $PRELOAD FAULT_NO_SIGNALFD=1 $DYN -s "$SYS" -t 30 "$E_DEVPATH" - \
 	<"$T/silent" >"$T/stdout" 2>"$T/stderr" &
 pid=$!
+bg_pid "$pid"
 until_true "fwload to start the load" grep -q 1 "$REQ/loading"
-kill -TERM "$pid"
+kill -TERM "$bgpid"
 i=0
-while kill -0 "$pid" 2>/dev/null; do
+while kill -0 "$bgpid" 2>/dev/null; do
 	i=$((i + 1))
 	[ "$i" -lt 50 ] || fail "fwload without a signalfd still runs 5 s after SIGTERM"
 	sleep 0.1

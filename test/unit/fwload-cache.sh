@@ -25,20 +25,30 @@ id() {
 	"$STAT" -L -c "%d:%i:%s:%.9Y:%.9Z:$(printf %o "0x$_m")" "$1"
 }
 
+# W: a name with a blank, '%', a newline and the byte 0xE9. yash cannot hold
+# that byte in a word (it drops it, in the C locale too), so no variable
+# holds W: it is in $T/w, ended by a NUL, and "xargs -0 CMD ARG... <$T/w"
+# runs CMD ARG... W. mkfw_w TEXT: W holds TEXT; id_w: W's identity.
+printf '%s/in/we ird%%\n\351x+@=,-_.f\0' "$T" >"$T/w"
+mkfw_w() {
+	{ printf %s "$1" >"$T/w.new" && xargs -0 cp "$T/w.new" <"$T/w"; } || fail "cannot make W"
+}
+id_w() {
+	_m=$(xargs -0 "$STAT" -L -c %f <"$T/w") || fail "stat W"
+	xargs -0 "$STAT" -L -c "%d:%i:%s:%.9Y:%.9Z:$(printf %o "0x$_m")" <"$T/w"
+}
+
 # -I: the exact line; '-' for an absent path (also under a file: ENOTDIR);
 # blanks, newlines, '%' and bytes >= 0x80 encoded, '/._,+@=-' kept.
-nl='
-'
-W="$T/in/we ird%$nl$(printf '\351')x+@=,-_.f"
-mkfw "$W" w
-run clean "$FWLOAD" -I "$A" "$T/in/none" "$A/x" "$B" "$W"
+mkfw_w w
+run clean xargs -0 "$FWLOAD" -I "$A" "$T/in/none" "$A/x" "$B" <"$T/w"
 status_is 0
 stderr_is ''
 case $T in
 *[!A-Za-z0-9/._-]*) fail "this case wants a plain temporary directory, not $T" ;;
 esac
 enc_t=$T
-stdout_is "# fwload-cache 1 $enc_t/in/a.conf $(id "$A") $enc_t/in/none - $enc_t/in/a.conf/x - $enc_t/in/b%20c $(id "$B") $enc_t/in/we%20ird%25%0A%E9x+@=,-_.f $(id "$W")"
+stdout_is "# fwload-cache 1 $enc_t/in/a.conf $(id "$A") $enc_t/in/none - $enc_t/in/a.conf/x - $enc_t/in/b%20c $(id "$B") $enc_t/in/we%20ird%25%0A%E9x+@=,-_.f $(id_w)"
 
 # A path stat cannot answer for (a name too long): '?', never fresh.
 long=$T/$(printf '%0300d' 0)
@@ -70,9 +80,9 @@ run clean "$FWLOAD" -R "$T/ref" -K "$T/ref"
 status_is 100
 [ "$(head -n 1 "$T/stderr")" = "fwload: -R goes with -I only" ] || fail "-R without -I: $(cat "$T/stderr")"
 
-# mkcache [PATH...]: a fresh cache over A, B, W and $T/in/new (absent).
+# mkcache [PATH...]: a fresh cache over A, B, $T/in/new (absent) and W.
 mkcache() {
-	if ! { clean "$FWLOAD" -I "$A" "$B" "$W" "$T/in/new" && echo 'FW_PATH=/lib/firmware' &&
+	if ! { clean xargs -0 "$FWLOAD" -I "$A" "$B" "$T/in/new" <"$T/w" && echo 'FW_PATH=/lib/firmware' &&
 		echo fwload_cache_end=1; } >"$C.tmp" || ! chmod 600 "$C.tmp" || ! mv "$C.tmp" "$C"; then
 		fail "cannot make the cache"
 	fi
@@ -129,7 +139,7 @@ stale "a file vanishing"
 mkfw "$B" 'B=22'
 # A path with a newline, changed.
 mkcache
-mkfw "$W" v
+mkfw_w v
 stale "a name with a newline"
 
 # Damaged caches: cut anywhere, empty, the end line not last, a blank

@@ -137,13 +137,14 @@ request x.bin
 env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" "$T/img" \
 	/bin/sh -c 'echo $$ >"$0"; head -c 100; exec sleep 50' "$T/pid" >"$T/stdout" 2>"$T/stderr" &
 pid=$!
+bg_pid "$pid"  # fwload (under yash, $! is a subshell that waits for it)
 i=0
 until [ -s "$T/pid" ] && [ -s "$REQ/data" ]; do
 	i=$((i + 1))
 	[ $i -lt 500 ] || fail "the filter did not start"
 	sleep 0.01
 done
-kill -TERM "$pid"
+kill -TERM "$bgpid"
 wait "$pid"
 st=$?
 status_is 3

@@ -19,11 +19,13 @@ nums="16 34 37 64"
 [ -n "${TEST_QEMU:-}" ] || sigs="$sigs SEGV BUS FPE ILL" nums="$nums 32 33"
 for sig in $sigs $nums; do
 	request x.bin
-	# fwload itself in the background (env execs it: $! is its pid)
+	# fwload itself in the background (env execs it: $! is its pid, or,
+	# under yash, a subshell's that waits for it: bg_pid)
 	# shellcheck disable=SC2016 # COMMAND's own script
 	env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -k "$T/lock" -l none "$E_DEVPATH" "$T/img" \
 		/bin/sh -c 'printf abc; exec sleep 30' >"$T/stdout" 2>"$T/stderr" &
 	pid=$!
+	bg_pid "$pid"
 	i=0
 	until [ "$(cat "$REQ/data")" = abc ]; do
 		i=$((i + 1))
@@ -31,8 +33,8 @@ for sig in $sigs $nums; do
 		sleep 0.01
 	done
 	case $sig in
-	[0-9]*) /bin/kill -s "$sig" "$pid" 2>/dev/null || kill -"$sig" "$pid" ;;
-	*) kill -s "$sig" "$pid" ;;
+	[0-9]*) /bin/kill -s "$sig" "$bgpid" 2>/dev/null || kill -"$sig" "$bgpid" ;;
+	*) send_sig "$sig" "$bgpid" ;;
 	esac
 	wait "$pid"
 	st=$?

@@ -18,28 +18,32 @@ done
 mkfifo "$T/log"
 exec 9<>"$T/log"  # the pipe: held open, read by nobody
 # pipe ACTION: fill it (to the last byte it takes), or drain it and print
-# what it held; fd 9 is blocking again afterwards.
+# what it held; fd 9 is blocking again afterwards. python3 gets the pipe as
+# its standard input (the same open file as fd 9, read-write): mksh opens
+# exec's descriptors above 2 close-on-exec, so no program sees its fd 9.
 pipe() {
 	python3 -c 'import os, sys
-os.set_blocking(9, False)
+os.set_blocking(0, False)
 if sys.argv[1] == "fill":
     for n in 4096, 1:
         try:
             while True:
-                os.write(9, b"x" * n)
+                os.write(0, b"x" * n)
         except BlockingIOError:
             pass
 else:
     try:
         while True:
-            sys.stdout.buffer.write(os.read(9, 65536).replace(b"x", b""))
+            sys.stdout.buffer.write(os.read(0, 65536).replace(b"x", b""))
     except BlockingIOError:
         pass
-os.set_blocking(9, True)' "$1"
+os.set_blocking(0, True)' "$1" <&9
 }
 pipe fill
 "$HPD" -v -x "$T/prog" -S "$SYS" 2>&9 &
-HPID=$!
+HPJOB=$!
+bg_pid "$HPJOB"  # (yash: $! is a subshell's)
+HPID=$bgpid
 wait_for '[ "$(runs)" -ge 6 ]' "with its log pipe full, hotplugd served $(runs) of 6 pending requests" 20
 alive "$HPID" || fail "hotplugd is gone"
 pipe drain >/dev/null  # read again: the next line goes through
@@ -50,7 +54,7 @@ while alive "$HPID"; do
 	[ "$i" -lt 100 ] || fail "hotplugd still runs 10 s after SIGTERM"
 	sleep 0.1
 done
-wait "$HPID"
+wait "$HPJOB"
 st=$?
 HPID=
 status_is 0

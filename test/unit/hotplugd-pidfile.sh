@@ -55,7 +55,9 @@ for delay in 3 6 12; do
 	hpd_start -x "$T/prog" -S "$SYS" -p "$PID"
 	strace -o "$T/strace" -e trace=flock -e inject=flock:delay_enter=${delay}000000:when=1 \
 		"$HPD" -v -x "$T/prog" -S "$SYS" -p "$PID" 2>"$T/b.err" &
-	tracer=$!
+	job=$!
+	bg_pid "$job"  # strace (yash: $! is a subshell's, strace its child)
+	tracer=$bgpid
 	b=
 	# B starts under strace, which stops it at every system call: under
 	# qemu-user on a loaded host that took over 10 s, and once in some
@@ -63,7 +65,7 @@ for delay in 3 6 12; do
 	# not hotplugd: the same hotplugd opened it every other time). Not
 	# open after 60 s: the race is set up again, at most three times.
 	i=0
-	until { [ -n "$b" ] || b=$(pgrep -P $tracer); } && opened "$b" "$PID"; do
+	until { [ -n "$b" ] || b=$(pgrep -P "$tracer"); } && opened "$b" "$PID"; do
 		i=$((i + 1))
 		[ "$i" -le 1200 ] || break
 		sleep 0.05
@@ -71,7 +73,7 @@ for delay in 3 6 12; do
 	if [ "$i" -gt 1200 ]; then
 		echo "B did not open the pid file in 60 s (b.err: $(cat "$T/b.err")): again"
 		kill "$tracer" ${b:+"$b"} 2>/dev/null
-		wait "$tracer"
+		wait "$job"
 		hpd_stop TERM
 		continue
 	fi
@@ -83,7 +85,7 @@ for delay in 3 6 12; do
 	if alive "$b" && [ ! -s "$T/b.err" ]; then
 		trap 'kill "$b" 2>/dev/null; hpd_kill; rm -rf "$T"' EXIT
 		wait_for "! alive $b" "B (pid $b) did not refuse: it runs beside C" $((delay + 10))
-		wait "$tracer"
+		wait "$job"
 		cat "$T/strace" >>"$T/b.err"
 		grep -q "^hotplugd: already running: $PID is locked (pid $c)\$" "$T/b.err" ||
 			fail "B (pid $b) did not refuse: $(cat "$T/b.err")"
@@ -95,7 +97,7 @@ for delay in 3 6 12; do
 	fi
 	echo "B's flock returned before C started (delay $delay s): again"
 	kill "$b" 2>/dev/null
-	wait "$tracer"
+	wait "$job"
 	hpd_stop TERM
 done
 fail "the race could not be set up: B's flock was never delayed long enough"
