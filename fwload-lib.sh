@@ -697,13 +697,20 @@ hold_alive() {
 }
 
 # hold_count: $holds, the requests held now: the records in $rundir/held
-# whose agent runs.
+# whose agent runs. A record whose agent is gone (killed, or ended without
+# its hold_done) and whose request is gone too (its DEVPATH leads to no
+# request of its key) is nobody's: removed. One whose request is still
+# there is kept: the next agent of that request takes its end over.
 hold_count() {
 	holds=0
 	for _f in "$rundir/held"/*; do
-		_u='' _p='' _s=''
-		read -r _u _p _s _ 2>/dev/null <"$_f" || continue
-		! hold_alive "$_u" "$_p" "$_s" || holds=$((holds + 1))
+		_u='' _p='' _s='' _dp=''
+		read -r _u _p _s _dp 2>/dev/null <"$_f" || continue
+		if hold_alive "$_u" "$_p" "$_s"; then
+			holds=$((holds + 1))
+		elif [ "$("$fwload" -s "$sysfs" -i "${_dp:-/}" 2>/dev/null)" != "${_f##*/}" ]; then
+			rm -f "$_f" 2>/dev/null
+		fi
 	done
 }
 

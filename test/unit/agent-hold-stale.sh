@@ -43,3 +43,33 @@ run agent firmware
 status_is 1
 file_is "$REQ/loading" -1
 grep -q "taken over from an earlier hold that ended" "$LOGF" || fail "log: $(cat "$LOGF")"
+
+# A record nobody will remove (its agent gone, and no request of its key:
+# answered, or gone, meanwhile) is removed by the next hold; one of a dead
+# agent whose request is still there is kept (the control above took its
+# end over). Here: a dead agent's record for a request that went, another
+# for one that is still pending, then a new request held.
+request gone.bin
+hold_rec
+gone_rec=$REC
+printf '%s 99999999 1 %s\n' "$((up + 100))" "$E_DEVPATH" >"$gone_rec"
+gone_dir=$REQ
+request still.bin
+hold_rec
+still_rec=$REC
+printf '%s 99999999 1 %s\n' "$((up + 100))" "$E_DEVPATH" >"$still_rec"
+request later.bin
+rm -r "$gone_dir"  # after the others are made: no inode of it reused here
+(
+	agent firmware >"$T/out" 2>&1
+	echo $? >"$T/st2"
+) &
+hold_rec
+until_true "the later request held (its record)" test -s "$REC"
+[ ! -e "$gone_rec" ] || fail "the record of a gone request and a dead agent is still there: $(cat "$gone_rec")"
+[ -e "$still_rec" ] || fail "the record of a pending request (its agent dead) was removed"
+mkimage "$D/later.bin" 100
+until_true "the later request served" test -e "$T/st2"
+file_is "$T/st2" "0
+" "the later agent's status"
+wait
