@@ -74,9 +74,8 @@ conf_build() {
 	# commands only: a failed redirection of a compound command would end
 	# the shell (no /dev/null in early boot).
 	# shellcheck disable=SC2174 # -m for the run directory itself
-	if [ -z "$dry" ] && [ -n "${with_rules-}" ] &&
-		{ [ -d "$rundir" ] || mkdir -p -m 700 "$rundir" 2>/dev/null; } &&
-		printf '' 2>/dev/null >"$cache.$$"; then
+	if [ -z "$dry" ] && [ -n "${with_rules-}" ] && rundir_ours &&
+		{ [ -d "$rundir" ] || mkdir -p -m 700 "$rundir" 2>/dev/null; } && tmp_new "$cache.$$"; then
 		tmp=$cache.$$
 		# Each input's identity before it is read: an edit from now on
 		# shows as a change when the cache is next used. "/" too: a cache
@@ -148,6 +147,31 @@ conf_build() {
 		fi
 		warned=${warned#*"$nl"}
 	done
+}
+
+# rundir_ours: the run directory may hold what the agent writes (the
+# cache, hold records): fwload -K's verdict on the cache's directory,
+# asked once an event ($cache_st; 4: a symbolic link, another user's, or
+# others can write it: then nothing is written there, and a warning says
+# so).
+rundir_ours() {
+	[ -n "${cache_st-}" ] || {
+		"$fwload" -K "$cache"
+		cache_st=$?
+	}
+	[ "$cache_st" = 4 ] || return 0
+	where=$rundir bad "not root's alone (a symbolic link, another user's, or others can write it): no configuration cache, nothing held, until it is"
+	return 1
+}
+
+# tmp_new FILE: FILE made empty, and only if it did not exist (noclobber:
+# never through a link planted there).
+tmp_new() {
+	set -C
+	printf '' 2>/dev/null >"$1"
+	_st=$?
+	set +C
+	return "$_st"
 }
 
 # stamp_add PATH...: add the identities of PATH... (fwload -I) to $stamp.
@@ -808,6 +832,10 @@ hold_start() {
 	fi
 	request_kind "$1"
 	[ "$req_kind" = pending ] || return 1
+	if [ "${cache_st-}" = 4 ]; then
+		hold_why="HOLD=$hold, but the run directory $rundir is not root's alone"
+		return 1
+	fi
 	# A hold is a decision that lasts: never one made from a cache
 	# that is no longer fresh (7: the agent reads the files again).
 	[ -z "$2" ] || "$fwload" -K "$2" 2>/dev/null || return 7
@@ -837,7 +865,7 @@ hold_start() {
 		hold_done
 		return 1
 	fi
-	hold_on=1 hold_id='' hold_sig='' hold_n=0 hold_why=''
+	hold_on=1 held=1 hold_id='' hold_sig='' hold_n=0 hold_why=''
 	trap 'hold_sig=1' TERM INT HUP
 	# The request's loading file, open on fd 9 while the hold lasts
 	# (never moved by a redirection): what shows this agent as its

@@ -6,6 +6,7 @@
  *
  *   0. -K CACHE: the configuration the caller decided from is still on
  *      disk, or nothing is touched                               -> exit 7
+ *      (CACHE's directory not ours alone                         -> exit 4)
  *   1. open the request's directory once; loading and data relative to it
  *      (a request replaced at the same DEVPATH is never written to); -e
  *      (the caller saw it, as an event's files come before its uevent):
@@ -29,10 +30,11 @@
  * Every path after the lock ends in exactly one "0" or "-1"; every signal
  * that could end us stays blocked, so it ends the load in "-1" too. Exit
  * status: 0 loaded (-U: handed over), 1 cancelled (-c), 2 aborted, 3
- * stopped by a signal, 5 busy or answered by another (-U: or the device
- * not idle), 6 not a request (-U: not a firmware-upload device), 7
- * configuration changed (-K: nothing written), 100 usage, 111 system error
- * or no request to answer.
+ * stopped by a signal, 4 (-K CACHE) CACHE's directory not ours alone, 5
+ * busy or answered by another (-U: or the device not idle), 6 not a
+ * request (-U: not a firmware-upload device), 7 configuration changed
+ * (-K: nothing written), 100 usage, 111 system error or no request to
+ * answer.
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
@@ -52,7 +54,7 @@
 #define SYS_openat2 437  /* Linux 5.6; the generic number */
 #endif
 
-enum { LOADED = 0, CANCELLED = 1, ABORTED = 2, STOPPED = 3, BUSY = 5, NOT_REQUEST = 6,
+enum { LOADED = 0, CANCELLED = 1, ABORTED = 2, STOPPED = 3, UNSAFE = 4, BUSY = 5, NOT_REQUEST = 6,
        CHANGED = 7, GONE = EX_SYSTEM };
 
 static const char usage_text[] =
@@ -62,7 +64,7 @@ static const char usage_text[] =
 	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
 	"       fwload -I [-R REF] PATH...  (a configuration cache's stamp; 7: changed after REF)\n"
-	"       fwload [-v] -K CACHE|STAMP (exit 0 fresh, 7 stale)\n"
+	"       fwload [-v] -K CACHE|STAMP (exit 0 fresh, 7 stale; 4 CACHE's directory not ours alone)\n"
 	"       fwload [-s SYSFS] [-U] -i DEVPATH (the request's key)\n"
 	"       fwload [-s SYSFS] -P [COMMAND [ARG]...] (the pending requests)\n"
 	"       fwload --help | --version\n"
@@ -143,8 +145,7 @@ static int64_t left_ms(void)
  * stays pending, is seen here, and wakes every wait through a signalfd
  * (without one, ENOMEM or EMFILE: each wait lasts 100 ms at most, and the
  * signal is seen at its end). So no signal ends us between "1" and the
- * answer. SIGCHLD goes back to its default, whatever we inherited:
- * waitpid() needs it.
+ * answer.
  */
 static void block_signals(void)
 {
@@ -158,7 +159,6 @@ static void block_signals(void)
 		stop_set[(go_on[i] - 1) / LBITS] &= ~(1UL << (go_on[i] - 1) % LBITS);
 	syscall(SYS_rt_sigprocmask, SIG_SETMASK, all, NULL, KSIG_BYTES);
 	sigfd = (int)syscall(SYS_signalfd4, -1, stop_set, KSIG_BYTES, SFD_NONBLOCK | SFD_CLOEXEC);
-	sig_default(SIGCHLD);
 }
 
 /* The first stop signal pending, or 0. */
@@ -627,12 +627,53 @@ static int st_path(const char *path, struct stat *stp)
 	return ok;
 }
 
+/* Is st of our euid, and can nobody else write it? */
+static int ours_alone(const struct stat *st)
+{
+	static long me = -1;
+
+	if (me < 0)
+		me = (long)geteuid();
+	return (long)st->st_uid == me && !(st->st_mode & 022);
+}
+
+/*
+ * path opened for reading from its directory, neither one followed if a
+ * link: the fd; -2 when the directory is not ours alone (ours_alone()),
+ * -1 when path cannot be opened (errno; ENOENT: no such directory either).
+ */
+static int open_ours(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct line dir = { .len = 0 };
+	struct stat st;
+	int d, fd, err;
+
+	line_fmt(&dir, "%s", !slash ? "." : slash == path ? "/" : path);
+	if (slash > path)
+		dir.buf[slash - path] = '\0';
+	if ((d = open(dir.buf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 && errno == ENOENT)
+		return -1;
+	if (d < 0 || fstat(d, &st) < 0 || !ours_alone(&st)) {
+		if (d >= 0)
+			close(d);
+		return -2;
+	}
+	fd = openat(d, slash ? slash + 1 : path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	err = errno;
+	close(d);
+	errno = err;
+	return fd;
+}
+
 /*
  * -K: CACHE is a stamp line as -I prints it (what the caller read from its
  * cache: the decision's own inputs, whatever has replaced the cache file
- * since), or a regular file of our euid that nobody else may write, its
- * first line (at most 4096 bytes) the stamp of its inputs as -I prints it
- * now, its last line "fwload_cache_end=1". 0 if so; else -1, *why set.
+ * since), or a regular file of our euid that nobody else may write, in a
+ * directory of ours that nobody else may write (ours_alone()), neither a
+ * link, its first line (at most 4096 bytes) the stamp of its inputs as -I prints it
+ * now, its last line "fwload_cache_end=1". 0 if so; else -1, or -2 when
+ * the directory is not ours alone, *why set.
  */
 static int cache_fresh(const char *cache, const char **why)
 {
@@ -650,21 +691,27 @@ static int cache_fresh(const char *cache, const char **why)
 		memcpy(head, cache, strlen(cache) + 1);
 		goto compare;
 	}
-	fd = open(cache, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	*why = "its directory is not ours alone (a link, another's, or others can write it)";
+	if ((fd = open_ours(cache)) == -2)
+		return -2;
 	*why = "cannot open it";
 	if (fd < 0)
 		return -1;
 	*why = "not a regular file of ours that only we can write";
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022))
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || !ours_alone(&st))
 		goto close_cache;
+	/* its first 4096 bytes, and its last line (from those, in a small file) */
 	*why = "no end line: cut, or empty";
-	if (st.st_size < (off_t)sizeof(tail) ||
-	    pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail)) != (ssize_t)sizeof(tail) ||
-	    memcmp(tail, end, sizeof(tail)) != 0)
+	if ((r = pread(fd, head, sizeof(head) - 1, 0)) < (ssize_t)sizeof(tail) || st.st_size < r)
+		goto close_cache;
+	if (st.st_size == r)
+		memcpy(tail, head + r - sizeof(tail), sizeof(tail));
+	else if (pread(fd, tail, sizeof(tail), st.st_size - (off_t)sizeof(tail)) != (ssize_t)sizeof(tail))
+		goto close_cache;
+	if (memcmp(tail, end, sizeof(tail)) != 0)
 		goto close_cache;
 	*why = "no stamp line";
-	if ((r = pread(fd, head, sizeof(head) - 1, 0)) <= 0 || (head[r] = '\0', !(nl = strchr(head, '\n'))) ||
-	    memcmp(head, magic, sizeof(magic) - 1) != 0)
+	if ((head[r] = '\0', !(nl = strchr(head, '\n'))) || memcmp(head, magic, sizeof(magic) - 1) != 0)
 		goto close_cache;
 	*nl = '\0';
 compare:
@@ -701,13 +748,16 @@ close_cache:
  * made before it read any PATH: CHANGED (7) when a regular file among them
  * may change again unseen (same size, same times), its change time not
  * before REF's, or, where times have no sub-second part (ext4 with
- * 128-byte inodes, FAT), not 2 s before it (or REF is not there): a stamp
- * for no cache.
+ * 128-byte inodes, FAT), not 2 s before it (or REF is not there, or its
+ * directory is not ours alone): a stamp for no cache.
  */
 static int print_stamp(char **paths, int n, const char *reffile)
 {
 	struct stat ref, st;
-	int recent = reffile && stat(reffile, &ref) < 0;
+	int fd = reffile ? open_ours(reffile) : -1, recent = reffile && (fd < 0 || fstat(fd, &ref) < 0);
+
+	if (fd >= 0)
+		close(fd);
 
 	memcpy(stamp.buf, magic, stamp.len = sizeof(magic) - 1);
 	for (int i = 0; i < n; i++) {
@@ -766,14 +816,17 @@ static int lock_request(int reqdir, int *lockdir, struct line *name, const char 
 	*why = "cannot stat the request";
 	if (request_key(reqdir, name) < 0)
 		return -1;
-	/* its parent, the run directory, first */
-	if (mkdir(opt.lockdir, 0700) < 0 && errno == ENOENT && mkdir_parent(opt.lockdir, 0700) == 0)
-		(void)mkdir(opt.lockdir, 0700);
 	*why = "cannot open the lock directory";
-	if ((*lockdir = open(opt.lockdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+	if ((*lockdir = open(opt.lockdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 && errno == ENOENT) {
+		/* its parent, the run directory, first */
+		if (mkdir(opt.lockdir, 0700) < 0 && errno == ENOENT && mkdir_parent(opt.lockdir, 0700) == 0)
+			(void)mkdir(opt.lockdir, 0700);
+		*lockdir = open(opt.lockdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (*lockdir < 0)
 		return -1;
 	*why = "the lock directory is not ours alone";
-	if (fstat(*lockdir, &a) < 0 || a.st_uid != geteuid() || (a.st_mode & 022))
+	if (fstat(*lockdir, &a) < 0 || !ours_alone(&a))
 		return -1;
 	for (int tries = 0; tries < 10; tries++) {
 		*why = "cannot make the lock file";
@@ -1104,10 +1157,7 @@ int main(int argc, char **argv)
 	struct opts o = { .argc = argc, .argv = argv, .i = 1 };
 	int c, cancel = 0, stamp_only = 0, key_only = 0, list = 0;
 
-	if (sanitize_fds() < 0)  /* the kernel starts helpers with fds 0-2 closed */
-		return EX_SYSTEM;
 	opt.start = now_ms();
-	block_signals();
 	/* the request's TIMEOUT (the kernel's has no limit; ours is a day) */
 	if ((opt.wait_s = env ? parse_num(env, INT32_MAX, NULL) : -1) <= 0)
 		opt.wait_s = 60;
@@ -1146,6 +1196,13 @@ int main(int argc, char **argv)
 	}
 	argc -= o.i;
 	argv += o.i;
+	/* -K CACHE alone reads and says nothing: no fd to fill, no answer
+	 * to guard. Else the kernel may have started us with fds 0-2 closed. */
+	if (!(cache && !argc && !cancel && !stamp_only && !list && !lmsg && !key_only)) {
+		if (sanitize_fds() < 0)
+			return EX_SYSTEM;
+		sig_default(SIGCHLD);  /* waitpid() needs it, whatever we inherited */
+	}
 	if (opt.upload && (cancel || stamp_only || list || lmsg || cache))
 		usage("-U goes with DEVPATH FILE or -i only");
 	if (ref && !stamp_only)
@@ -1189,9 +1246,11 @@ int main(int argc, char **argv)
 		opt.devpath = argv[0];
 	if (key_only)
 		return print_key();
+	if (opt.devpath)
+		block_signals();  /* from here on the request may be written */
 	/* The configuration the caller decided from must still be what is on
 	 * disk: else nothing is written, and the caller decides again. */
-	if (cache && cache_fresh(cache, &why) < 0) {
+	if (cache && (c = cache_fresh(cache, &why)) < 0) {
 		if (strncmp(cache, magic, sizeof(magic) - 1) == 0)
 			line_fmt(&msg, "the configuration stamp is stale: %s%s", why, opt.devpath ? "; nothing written" : "");
 		else
@@ -1199,7 +1258,7 @@ int main(int argc, char **argv)
 				 opt.devpath ? "; nothing written" : "");
 		if (opt.verbose)
 			to_stderr(msg.buf);
-		return CHANGED;
+		return c == -2 ? UNSAFE : CHANGED;
 	}
 	if (!opt.devpath)
 		return 0;
