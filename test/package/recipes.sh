@@ -90,6 +90,7 @@ for p in $libexec; do [ -x "$br/usr/libexec/fwload/$p" ] || fail "Buildroot: no 
 grep -qx 'SOURCE=hotplugd' "$br/etc/fwload.conf" || fail "Buildroot: fwload.conf does not set the event source"
 [ -x "$br/etc/init.d/S09fwload" ] || fail "Buildroot: no /etc/init.d/S09fwload"
 grep -q '^	/usr/sbin/fwloadctl setup' "$br/etc/init.d/S09fwload" || fail "Buildroot: S09fwload does not run /usr/sbin/fwloadctl"
+[ -x "$br/etc/init.d/S99fwload-settle" ] || fail "Buildroot: no /etc/init.d/S99fwload-settle"
 grep -q '^		if /usr/sbin/fwloadctl settle' "$br/etc/init.d/S99fwload-settle" || fail "Buildroot: no S99fwload-settle running fwloadctl settle"
 grep -qx "ExecStartPre=/usr/sbin/fwloadctl setup --hotplugd --own" "$br/usr/lib/systemd/system/fwload.service" ||
 	fail "Buildroot: no fwload.service running /usr/sbin/fwloadctl"
