@@ -91,7 +91,7 @@ grep -qx 'SOURCE=hotplugd' "$br/etc/fwload.conf" || fail "Buildroot: fwload.conf
 [ -x "$br/etc/init.d/S09fwload" ] || fail "Buildroot: no /etc/init.d/S09fwload"
 grep -q '^	/usr/sbin/fwloadctl setup' "$br/etc/init.d/S09fwload" || fail "Buildroot: S09fwload does not run /usr/sbin/fwloadctl"
 [ -x "$br/etc/init.d/S99fwload-settle" ] || fail "Buildroot: no /etc/init.d/S99fwload-settle"
-grep -q '^		if /usr/sbin/fwloadctl settle' "$br/etc/init.d/S99fwload-settle" || fail "Buildroot: no S99fwload-settle running fwloadctl settle"
+grep -q '^	if /usr/sbin/fwloadctl settle' "$br/etc/init.d/S99fwload-settle" || fail "Buildroot: no S99fwload-settle running fwloadctl settle"
 grep -qx "ExecStartPre=/usr/sbin/fwloadctl setup --hotplugd --own" "$br/usr/lib/systemd/system/fwload.service" ||
 	fail "Buildroot: no fwload.service running /usr/sbin/fwloadctl"
 grep -qx "ExecStart=/usr/sbin/hotplugd -p /run/fwload/hotplugd.pid" "$br/usr/lib/systemd/system/fwload.service" ||
