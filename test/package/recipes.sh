@@ -79,7 +79,7 @@ brsed() {
 	recipe "$1" "$mk" "^define $2" '^endef' \
 		-e 's|\$(TARGET_MAKE_ENV) ||; s|\$(MAKE)|make -s|; s|\$(@D)|.|' \
 		-e "s|\$(FWLOAD_MAKE_OPTS)|$bropts|; s|\$(TARGET_DIR)|$br|g; s|\$(SED)|sed -i -e|" \
-		-e 's|\$(FWLOAD_SOURCE)|hotplugd|; s|\$(INSTALL)|install|' \
+		-e 's|\$(FWLOAD_EVENT_SOURCE)|hotplugd|; s|\$(INSTALL)|install|' \
 		-e 's|\$(FWLOAD_PKGDIR)|'"$c/buildroot/package/fwload"'|'
 }
 brsed buildroot FWLOAD_INSTALL_TARGET_CMDS
@@ -90,7 +90,8 @@ for p in $libexec; do [ -x "$br/usr/libexec/fwload/$p" ] || fail "Buildroot: no 
 grep -qx 'SOURCE=hotplugd' "$br/etc/fwload.conf" || fail "Buildroot: fwload.conf does not set the event source"
 [ -x "$br/etc/init.d/S09fwload" ] || fail "Buildroot: no /etc/init.d/S09fwload"
 grep -q '^	/usr/sbin/fwloadctl setup' "$br/etc/init.d/S09fwload" || fail "Buildroot: S09fwload does not run /usr/sbin/fwloadctl"
-grep -q '^		if /usr/sbin/fwloadctl settle' "$br/etc/init.d/S99fwload-settle" || fail "Buildroot: no S99fwload-settle running fwloadctl settle"
+[ -x "$br/etc/init.d/S99fwload-settle" ] || fail "Buildroot: no /etc/init.d/S99fwload-settle"
+grep -q '^	if /usr/sbin/fwloadctl settle' "$br/etc/init.d/S99fwload-settle" || fail "Buildroot: no S99fwload-settle running fwloadctl settle"
 grep -qx "ExecStartPre=/usr/sbin/fwloadctl setup --hotplugd --own" "$br/usr/lib/systemd/system/fwload.service" ||
 	fail "Buildroot: no fwload.service running /usr/sbin/fwloadctl"
 grep -qx "ExecStart=/usr/sbin/hotplugd -p /run/fwload/hotplugd.pid" "$br/usr/lib/systemd/system/fwload.service" ||
@@ -102,6 +103,9 @@ grep -qx "sha256  $(sha256sum <"$REPO/LICENSE" | cut -d' ' -f1)  LICENSE" "$c/bu
 	fail "Buildroot: fwload.hash does not hold LICENSE's sha256"
 grep -q '^define FWLOAD_BUSYBOX_CONFIG_FIXUPS' "$mk" || fail "Buildroot: no FWLOAD_BUSYBOX_CONFIG_FIXUPS"
 grep -q '^FWLOAD_PRE_BUILD_HOOKS += ' "$mk" || fail "Buildroot: nothing removes a host build from the local source"
+# <PKG>_SOURCE is Buildroot's own: the file name of the download (a
+# release tarball's too, with FWLOAD_SITE_METHOD = wget).
+grep -q '^FWLOAD_SOURCE[ :+?]*=' "$mk" && fail "Buildroot: fwload.mk sets FWLOAD_SOURCE, Buildroot's download file name"
 for o in HOTPLUGD HELPER; do
 	grep -q "^config BR2_PACKAGE_FWLOAD_SOURCE_$o\$" "$c/buildroot/package/fwload/Config.in" ||
 		fail "Buildroot: no event source choice BR2_PACKAGE_FWLOAD_SOURCE_$o"

@@ -38,10 +38,12 @@ define FWLOAD_BUILD_CMDS
 	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(FWLOAD_MAKE_OPTS) all
 endef
 
+# The event source for fwload.conf's SOURCE=. Not FWLOAD_SOURCE: that is
+# Buildroot's own variable, the name of the file to download.
 ifeq ($(BR2_PACKAGE_FWLOAD_SOURCE_HELPER),y)
-FWLOAD_SOURCE = helper
+FWLOAD_EVENT_SOURCE = helper
 else
-FWLOAD_SOURCE = hotplugd
+FWLOAD_EVENT_SOURCE = hotplugd
 endif
 
 # install-progs: programs, the hook and fwload.conf (with the chosen event
@@ -49,7 +51,7 @@ endif
 define FWLOAD_INSTALL_TARGET_CMDS
 	$(TARGET_MAKE_ENV) $(MAKE) -C $(@D) $(FWLOAD_MAKE_OPTS) \
 		DESTDIR=$(TARGET_DIR) install-progs
-	$(SED) 's/^#*SOURCE=.*/SOURCE=$(FWLOAD_SOURCE)/' $(TARGET_DIR)/etc/fwload.conf
+	$(SED) 's/^#*SOURCE=.*/SOURCE=$(FWLOAD_EVENT_SOURCE)/' $(TARGET_DIR)/etc/fwload.conf
 endef
 
 # "fwloadctl setup" at boot before the coldplug of S10mdev or S10udev
