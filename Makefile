@@ -89,35 +89,38 @@ FUZZ_BIN  = test/fuzz/fwload_args
 all: $(C_PROGS)
 
 # Each C program is one file, NAME.c, plus util.h (the helper layer they
-# share); the version is compiled in, and
-# CPPFLAGS_NAME (if set) gives it its own definitions, e.g. a default path:
-#   CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
+# share); the version and the paths of the install (PATHS) are compiled in,
+# and CPPFLAGS_NAME (if set) gives one program definitions of its own.
 # Each program's compile command is recorded in .NAME.cmd, which is
 # rewritten only when the command changes: a program is rebuilt when it
-# would be compiled differently (another CC or CFLAGS, or another SBINDIR
-# compiled into hotplugd), so "make && make install PREFIX=/usr", or a host
+# would be compiled differently (another CC or CFLAGS, or another RUNDIR or
+# SBINDIR compiled in), so "make && make install PREFIX=/usr", or a host
 # build followed by a cross build in the same tree, never installs a
 # program built for other paths or another machine. -Werror is left out:
 # it changes no program (the test builds pass it, then the kernel layer's
 # guest installs from the same tree, read-only).
-CMD_LINE = $(CC) $(filter-out $(WERROR),$(WARN)) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$*) $(LDFLAGS)
+CMD_LINE = $(CC) $(filter-out $(WERROR),$(WARN)) $(CFLAGS) $(CPPFLAGS) $(PATHS) $(CPPFLAGS_$*) $(LDFLAGS)
 $(C_PROGS): %: %.c util.h $(wildcard VERSION) .%.cmd
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(PATHS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
 
 .%.cmd: FORCE
 	@printf '%s\n' '$(subst ','\'',$(CMD_LINE))' | cmp -s - $@ || \
 		printf '%s\n' '$(subst ','\'',$(CMD_LINE))' >$@
 FORCE:
 
-# hotplugd runs $(SBINDIR)/hotplug unless told otherwise (-x).
-CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
+# The paths of the install, compiled into every C program (util.h has the
+# defaults of a bare compile): the run directory (fwload's lock directory,
+# RUNDIR/lock), the programs' and the helpers' directories (hotplugd runs
+# SBINDIR/hotplug unless told otherwise, -x), the configuration's.
+PATHS = -DFWLOAD_RUNDIR='"$(RUNDIR)"' -DFWLOAD_SBINDIR='"$(SBINDIR)"' \
+	-DFWLOAD_LIBEXECDIR='"$(LIBEXECDIR)"' -DFWLOAD_SYSCONFDIR='"$(SYSCONFDIR)"'
 
 # Test builds: a dynamically linked fwload and fwload-extract, and a
 # write()/sendfile()/read()/ioctl() fault injector to LD_PRELOAD into them.
 test/fwload-dyn: fwload.c util.h
-	$(CC) $(WARN) -O2 -g -o $@ fwload.c
+	$(CC) $(WARN) $(PATHS) -O2 -g -o $@ fwload.c
 test/fwload-extract-dyn: fwload-extract.c util.h
-	$(CC) $(WARN) -O2 -g -o $@ fwload-extract.c
+	$(CC) $(WARN) $(PATHS) -O2 -g -o $@ fwload-extract.c
 test/fault.so: test/fault.c
 	$(CC) $(WARN) -O2 -fPIC -shared -o $@ test/fault.c -ldl
 

@@ -73,7 +73,7 @@ static const char usage_text[] =
 	"with -e), and the most a stream may stay silent. DEADLINE: seconds for the\n"
 	"whole load (300).\n"
 	"MAXSIZE: bytes, K/M/G (256M). LOG: kmsg (default), syslog, none, /FILE.\n"
-	"LOCKDIR: /run/fwload/lock. COMMAND: an absolute path; its output is the image.\n"
+	"LOCKDIR: " FWLOAD_RUNDIR "/lock. COMMAND: an absolute path; its output is the image.\n"
 	"-U: DEVPATH is an idle firmware-upload device (fwloadctl upload), the bytes\n"
 	"written so far on stdout.\n";
 
@@ -1166,7 +1166,7 @@ int main(int argc, char **argv)
 	opt.sysfs = (env = getenv("SYSFS")) && *env ? env : "/sys";
 	opt.name = getenv("FIRMWARE");
 	opt.log = "kmsg";
-	opt.lockdir = "/run/fwload/lock";
+	opt.lockdir = FWLOAD_RUNDIR "/lock";
 	opt.roots = roots;
 	opt.deadline_s = 300;
 	opt.max_size = 256 << 20;  /* linux-firmware's largest is far below */

@@ -70,9 +70,7 @@
 #include <sys/wait.h>
 #include "util.h"
 
-#ifndef HOTPLUGD_PROGRAM
-#define HOTPLUGD_PROGRAM "/sbin/hotplug"
-#endif
+#define HOTPLUGD_PROGRAM FWLOAD_SBINDIR "/hotplug"
 #ifndef NETLINK_KOBJECT_UEVENT
 #define NETLINK_KOBJECT_UEVENT 15
 #endif

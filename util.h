@@ -56,6 +56,19 @@
 #ifndef FWLOAD_VERSION
 #define FWLOAD_VERSION "unknown"
 #endif
+/* The paths of the install: the Makefile's (PATHS); these are its defaults. */
+#ifndef FWLOAD_RUNDIR
+#define FWLOAD_RUNDIR "/run/fwload"
+#endif
+#ifndef FWLOAD_SBINDIR
+#define FWLOAD_SBINDIR "/sbin"
+#endif
+#ifndef FWLOAD_LIBEXECDIR
+#define FWLOAD_LIBEXECDIR "/lib/fwload"
+#endif
+#ifndef FWLOAD_SYSCONFDIR
+#define FWLOAD_SYSCONFDIR "/etc"
+#endif
 
 #define UTIL static __attribute__((unused))
 

@@ -67,6 +67,25 @@ set -- -s -C "$S" PREFIX="$T/sys-root" SYSCONFDIR="$T/sys-root/etc" RUNDIR="$T/r
 	MANDIR="$T/sys-root/man" DOCDIR="$T/sys-root/doc"
 make "$@" install >"$T/out" 2>&1 || fail "make install failed: $(cat "$T/out")"
 grep -qxF "rundir=\${FWLOAD_RUNDIR:-$T/run/fwload}" "$T/sys-root/sbin/fwloadctl" || fail "fwloadctl: RUNDIR not rewritten"
+# Every program with the same paths: the scripts, the C programs (fwload's
+# lock directory, hotplugd's program) and the man pages.
+for f in "$T/sys-root/sbin/hotplug" "$T/sys-root/lib/fwload/firmware.agent"; do
+	grep -qF "\${FWLOAD_RUNDIR:-$T/run/fwload}" "$f" || fail "$f: RUNDIR not rewritten"
+done
+"$T/sys-root/sbin/fwload" --help | grep -qF "LOCKDIR: $T/run/fwload/lock." ||
+	fail "fwload --help: $("$T/sys-root/sbin/fwload" --help | grep LOCKDIR)"
+"$T/sys-root/sbin/hotplugd" --help | grep -qF "(default $T/sys-root/sbin/hotplug)" ||
+	fail "hotplugd --help: $("$T/sys-root/sbin/hotplugd" --help | grep -- -x)"
+grep -qF "$T/run/fwload/lock" "$T/sys-root/man/man8/fwload.8" || fail "fwload(8): the lock directory not rewritten"
+grep -qF "$T/run/fwload/hotplugd.pid" "$T/sys-root/man/man8/hotplugd.8" || fail "hotplugd(8): the pid file not rewritten"
+# A hand-run fwload locks where the agent does (it makes the run directory
+# and its lock directory, as in /run).
+mkdir -p "$T/run"
+mkfw "$T/x.bin" "x"
+request x.bin
+clean SYSFS="$SYS" "$T/sys-root/sbin/fwload" -l none "$E_DEVPATH" "$T/x.bin" || fail "the installed fwload did not load"
+[ -d "$T/run/fwload/lock" ] || fail "the installed fwload took no lock in $T/run/fwload/lock"
+rm -r "$T/run/fwload"
 mkdir -p "$T/run/fwload"
 echo helper= >"$T/run/fwload/setup.state"
 make "$@" uninstall >"$T/out" 2>&1 && fail "make uninstall while setup is in force succeeded: $(cat "$T/out")"
