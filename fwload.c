@@ -387,13 +387,14 @@ static enum fault wait_input(int in)
  * rewritten in place (fwloadctl reads its one line while we write), anything
  * else a line each; at most every 100 ms unless last. Never waited for and
  * never fatal (SIGPIPE is blocked from the start: EPIPE): the answer comes
- * first.
+ * first. errno is left as it was (the copy's, for its report).
  */
 static void progress(int64_t n, int last)
 {
 	static int64_t when;
 	struct pollfd p = { .fd = 1, .events = POLLOUT };
 	struct line l = { .len = 0 };
+	int err = errno;
 
 	if (!opt.upload || (!last && now_ms() - when < 100))
 		return;
@@ -401,6 +402,7 @@ static void progress(int64_t n, int last)
 	line_fmt(&l, "%d\n", (long long)n);
 	if (pwrite(1, l.buf, l.len, 0) < 0 && errno == ESPIPE && poll(&p, 1, 0) == 1 && p.revents == POLLOUT)
 		(void)!write(1, l.buf, l.len);
+	errno = err;
 }
 
 /*

@@ -114,6 +114,30 @@ file_is "$T/lines" "1048576
 3145728
 3145728
 " "the progress lines of 3 MiB"
+# The device gone mid-copy (ENODEV) is said as such whatever standard
+# output is: the progress line written after the copy keeps the copy's
+# errno (a pipe's ESPIPE from the progress's pwrite() made it "aborted").
+mkimage "$T/img8k" 8192
+for out in file pipe; do
+	: >"$REQ/loading"
+	: >"$REQ/data"
+	# shellcheck disable=SC2086 # PRELOAD and DYN: words (test/lib.sh)
+	if [ "$out" = file ]; then
+		clean $PRELOAD FAULT_ENODEV_AT=4096 $DYN -U -s "$SYS" -l none -t 0 "$E_DEVPATH" "$T/img8k" \
+			>"$T/lines" 2>"$T/stderr"
+		st=$?
+	else
+		{
+			clean $PRELOAD FAULT_ENODEV_AT=4096 $DYN -U -s "$SYS" -l none -t 0 "$E_DEVPATH" "$T/img8k" \
+				2>"$T/stderr"
+			echo "$?" >"$T/st"
+		} | cat >"$T/lines"
+		st=$(cat "$T/st")
+	fi
+	[ "$st" = 111 ] || fail "-U, the device gone, stdout a $out: exit status $st, want 111: $(cat "$T/stderr")"
+	grep -q "cannot write .*: errno [0-9]* (ENODEV); the upload is gone\$" "$T/stderr" ||
+		fail "-U, the device gone, stdout a $out: $(cat "$T/stderr")"
+done
 # A pending request is the agent's: -U leaves it alone (6), -U -i too.
 request x.bin
 for args in "-t 0 $E_DEVPATH $T/img" "-i $E_DEVPATH"; do
