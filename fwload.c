@@ -88,7 +88,9 @@ static char req[PATH_MAX];    /* SYSFS/DEVPATH */
 static struct line msg;  /* the outcome, said after the answer */
 static char child_line[201];  /* COMMAND's first line on stderr */
 static size_t child_len;
-static int child_err = -1, child_nl, sigfd = -1, stop_signal;
+static int child_err = -1, child_nl, sigfd = -1, chldfd = -1, stop_signal;
+static int word = -1;      /* COMMAND's wait status, from its keeper */
+static int keeper_ws;      /* the keeper's own, when it ended first */
 
 /* --- Messages: one line each, said after the answer. --- */
 
@@ -161,6 +163,15 @@ static void block_signals(void)
 	sigfd = (int)syscall(SYS_signalfd4, -1, stop_set, KSIG_BYTES, SFD_NONBLOCK | SFD_CLOEXEC);
 }
 
+/* SIGCHLD on a signalfd of its own, for the waits once COMMAND runs (read
+ * as it comes: it would otherwise stay readable). */
+static void watch_children(void)
+{
+	static const ksigset chld = { 1UL << (SIGCHLD - 1) };
+
+	chldfd = (int)syscall(SYS_signalfd4, -1, chld, KSIG_BYTES, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
 /* The first stop signal pending, or 0. */
 static int stopped(void)
 {
@@ -173,14 +184,23 @@ static int stopped(void)
 	return stop_signal;
 }
 
-/* Wait up to ms for one of n fds (p has room for one more: the signals;
- * without a signalfd, 100 ms at most: every caller looks at stopped()). */
+/* Wait up to ms for one of n fds (p has room for two more: the signals,
+ * and a child's end; without a signalfd, 100 ms at most: every caller
+ * looks at stopped() and, with COMMAND, at its keeper). */
 static int wait_fds(struct pollfd *p, int n, int64_t ms)
 {
+	struct signalfd_siginfo drain[4];
+	int r;
+
 	p[n] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
-	if (sigfd < 0 && ms > 100)
+	p[n + 1] = (struct pollfd){ .fd = chldfd, .events = POLLIN };
+	if ((sigfd < 0 || (opt.cmd && chldfd < 0)) && ms > 100)
 		ms = 100;
-	return poll(p, (nfds_t)n + 1, ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms);
+	r = poll(p, (nfds_t)n + 2, ms < 0 ? 0 : ms > INT_MAX ? INT_MAX : (int)ms);
+	if (r > 0 && p[n + 1].revents)
+		while (read(chldfd, drain, sizeof(drain)) > 0)
+			;
+	return r;
 }
 
 /* --- COMMAND: its stdout is the image; the first line of its stderr is kept. --- */
@@ -200,10 +220,9 @@ static void read_child_err(void)
 /*
  * Everything COMMAND started ended, for 1 s at most (a process in
  * uninterruptible sleep, on a dead network file system, may not die at
- * once: our exit hands it to init): its process group at once (COMMAND is
- * not reaped yet: the group keeps its pid, never another's), then what
- * left the group (a session of its own) as it comes to us. COMMAND's wait
- * status in *ws when it is reaped.
+ * once: our exit hands it to init): our children SIGKILLed (COMMAND, and
+ * what it left, which comes to us as its parents die, in whatever session)
+ * until none is left. COMMAND's wait status in *ws when it is reaped.
  */
 static void sweep(pid_t cmd, int *ws)
 {
@@ -212,41 +231,35 @@ static void sweep(pid_t cmd, int *ws)
 	pid_t p;
 	int w;
 
-	kill(-cmd, SIGKILL);
 	for (int i = 0; i < 100; i++) {
-		int reaped = 0;
-
 		while ((p = waitpid(-1, &w, WNOHANG)) > 0)
-			if ((reaped = 1) && p == cmd)
+			if (p == cmd)
 				*ws = w;
 		if (p < 0)
 			return;  /* no child left: nothing of COMMAND */
-		if (!reaped)
-			kill_children();
+		kill_children();
 		syscall(SYS_rt_sigtimedwait, chld, NULL, &tick, KSIG_BYTES);
 	}
 }
 
 /*
  * COMMAND's keeper: a copy of us (clone: fork's semantics without fork's
- * locks) that leads COMMAND's session, runs no program and is the
- * subreaper of all COMMAND starts. COMMAND has a process group of its own
- * in that session. Our death, however it comes (SIGKILL to us or to our
- * job's group, an OOM kill), reaches the keeper as SIGTERM
- * (PR_SET_PDEATHSIG: nothing else would tell it, which no signal to us
- * reaches), and so does our end_cmd's word: it then ends all of COMMAND
- * (sweep) and exits. Otherwise it waits for COMMAND, ends what COMMAND
- * left behind, and ends as COMMAND did (its status, or its signal), which
- * end_cmd reads as COMMAND's. Its fds: 0-2 for COMMAND until it has
- * started, then none (the request's lock above all: never held past our
- * death).
+ * locks) that leads COMMAND's session and process group (COMMAND is in
+ * it), runs no program and is the subreaper of all COMMAND starts. Our
+ * death, however it comes (SIGKILL to us or to our job's group, an OOM
+ * kill), reaches the keeper as SIGTERM (PR_SET_PDEATHSIG: nothing else
+ * would tell it, which no signal to us reaches), and so does our end_cmd's
+ * word: it then ends all of COMMAND (sweep, then its own group, itself
+ * included). Otherwise it waits for COMMAND, ends what COMMAND left behind,
+ * writes COMMAND's wait status to fd 3 (our word pipe: a keeper that ends
+ * without it ended first, and we end its group) and exits 0. Its fds: 0-2
+ * for COMMAND until it has started, then only fd 3 (the request's lock
+ * above all: never held past our death).
  */
 static int keeper(void *arg)
 {
 	static const ksigset wake = { 1UL << (SIGTERM - 1) | 1UL << (SIGCHLD - 1) };
-	const int *fd = arg;  /* in, out, err, our parent's pid */
-	static const uint64_t no_core[2];  /* the kernel's rlimit64 (raw: libc's setrlimit may be heavy) */
-	ksigset sig = { 0 };
+	const int *fd = arg;  /* in, out, err, word, our parent's pid */
 	extern char **environ;
 	int ws = 0, s;
 	siginfo_t si;
@@ -257,17 +270,19 @@ static int keeper(void *arg)
 	 * ended all the same, what left it is not. */
 	if (setsid() < 0 || prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 ||
 	    (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0 && errno != EINVAL) || dup2(fd[0], 0) != 0 || dup2(fd[1], 1) != 1 ||
-	    dup2(fd[2], 2) != 2) {
+	    dup2(fd[2], 2) != 2 || dup2(fd[3], 3) != 3) {
 		say_as("", "cannot run %q: its session%e", opt.cmd[0], errno);
 		_exit(127);
 	}
-	if (getppid() != fd[3])
+	if (getppid() != fd[4])
 		_exit(127);  /* we died already */
-	close_from(3);
-	/* COMMAND, in a process group of its own */
-	if ((pid = child_start(opt.cmd[0], opt.cmd, environ, NULL, CHILD_GROUP, "")) < 0) {
+	close_from(4);
+	/* COMMAND, in our process group */
+	if ((pid = child_start(opt.cmd[0], opt.cmd, environ, NULL, 0, "")) < 0) {
 		say_as("", "cannot start %q%e", opt.cmd[0], errno);
-		_exit(127);
+		ws = 127 << 8;
+		(void)!write(3, &ws, sizeof(ws));
+		_exit(0);
 	}
 	close(0), close(1), close(2);
 	/* SIGTERM and SIGCHLD stay blocked (all do, since block_signals()):
@@ -283,96 +298,114 @@ static int keeper(void *arg)
 	}
 	sweep(pid, &ws);
 	if (s == SIGTERM)
-		_exit(128 + SIGTERM);
-	if (WIFEXITED(ws))
-		_exit(WEXITSTATUS(ws));
-	/* killed by a signal: the same, with no core of ours */
-	s = WTERMSIG(ws);
-	sig[(s - 1) / LBITS] = 1UL << (s - 1) % LBITS;
-	syscall(SYS_prlimit64, 0, RLIMIT_CORE, no_core, NULL);
-	sig_default(s);
-	syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, sig, NULL, KSIG_BYTES);
-	kill(getpid(), s);
-	_exit(128 + s);
+		kill(0, SIGKILL);  /* what is left of our group (no /proc to find it), and us */
+	(void)!write(3, &ws, sizeof(ws));
+	_exit(0);
 }
 
 /* COMMAND on in, with fds 0-2 only, default dispositions, an empty mask,
- * in a session of its own that its keeper leads (no controlling terminal,
- * nor a way to get one; all it starts, in whatever session, ended with the
- * load, and when we die): the keeper's pid, or 0 with msg set. */
+ * in a session and process group of its own that its keeper leads (no
+ * controlling terminal, nor a way to get one; all it starts, in whatever
+ * session, ended with the load, and when we die): the keeper's pid, or 0
+ * with msg set. */
 static pid_t start_cmd(int in, int *out)
 {
 	static long long stack[4096];  /* the keeper's */
-	int o[2] = { -1, -1 }, e[2] = { -1, -1 }, fd[4];
+	int o[2] = { -1, -1 }, e[2] = { -1, -1 }, w[2] = { -1, -1 }, fd[5];
 	pid_t pid = -1;
 
-	if (syscall(SYS_pipe2, o, O_CLOEXEC) == 0 && syscall(SYS_pipe2, e, O_CLOEXEC) == 0) {
-		fd[0] = in, fd[1] = o[1], fd[2] = e[1], fd[3] = getpid();
-		pid = clone(keeper, stack + 4096, SIGCHLD, fd);
+	if (syscall(SYS_pipe2, o, O_CLOEXEC) == 0 && syscall(SYS_pipe2, e, O_CLOEXEC) == 0 &&
+	    syscall(SYS_pipe2, w, O_CLOEXEC | O_NONBLOCK) == 0) {
+		fd[0] = in, fd[1] = o[1], fd[2] = e[1], fd[3] = w[1], fd[4] = getpid();
+		watch_children();
+		pid = clone(keeper, stack + sizeof(stack) / sizeof(stack[0]), SIGCHLD, fd);
 	}
 	if (pid < 0)
 		fail("cannot start %q%e", opt.cmd[0], errno);
-	close(o[1]), close(e[1]);
+	close(o[1]), close(e[1]), close(w[1]);
 	if (pid < 0)
-		return close(o[0]), close(e[0]), 0;
+		return close(o[0]), close(e[0]), close(w[0]), 0;
 	*out = o[0];
 	child_err = e[0];
+	word = w[0];
 	return pid;
+}
+
+/*
+ * Has the keeper (pid) ended? 0 if not; once it has (not reaped yet), its
+ * group (COMMAND's, what is left of it) is SIGKILLed and, from then on, 1
+ * with COMMAND's wait status from its word in *ws, or -2 when there is
+ * none (the keeper ended before COMMAND: keeper_ws is its own status).
+ */
+static int keeper_end(pid_t pid, int *ws)
+{
+	static int ended, cmd_ws;
+	siginfo_t si = { .si_pid = 0 };
+
+	if (!ended) {
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid != pid)
+			return 0;
+		kill(-pid, SIGKILL);  /* its pid is not free yet: never another's group */
+		ended = read(word, &cmd_ws, sizeof(cmd_ws)) == (ssize_t)sizeof(cmd_ws) ? 1 : -2;
+		keeper_ws = si.si_code == CLD_EXITED ? si.si_status << 8 : si.si_status;
+	}
+	*ws = cmd_ws;
+	return ended;
 }
 
 /*
  * Wait up to ms for COMMAND to exit (killed past it, or when a signal
  * stops us); its keeper then ends all it started, and is reaped: COMMAND's
- * wait status, or -1 if we ended it.
+ * wait status, -1 if we ended it, -2 if its keeper ended first (we ended
+ * COMMAND's group then).
  */
 static int end_cmd(pid_t pid, int64_t ms)
 {
-	int64_t until = now_ms() + ms, step = 1;
-	int ws = -1, killed = 0;
-	siginfo_t si;
+	int64_t until = now_ms() + ms;
+	int ws = -1, killed = 0, e;
 
 	for (;;) {
-		struct pollfd p[2] = { { .fd = child_err, .events = POLLIN } };
+		struct pollfd p[3] = { { .fd = child_err, .events = POLLIN } };
 
-		si.si_pid = 0;
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid == pid)
-			break;  /* exited, not reaped */
+		if ((e = keeper_end(pid, &ws)) != 0)
+			break;
 		if ((killed = stopped() || now_ms() >= until))
 			break;
-		if (wait_fds(p, 1, step < until - now_ms() ? step : until - now_ms()) > 0 && p[0].revents)
+		if (wait_fds(p, 1, until - now_ms()) > 0 && p[0].revents)
 			read_child_err();
-		else if (step < 100)
-			step *= 2;
 	}
 	/* The keeper ends all of COMMAND (1 s at most) and exits: told to by
 	 * SIGTERM when we end it early. It is waited for 2 s at most, never
 	 * for ever; our exit hands it to init. */
 	if (killed)
 		kill(pid, SIGTERM);
-	for (int i = 0; i < 200 && waitpid(pid, &ws, WNOHANG) == 0; i++)
+	for (int i = 0; i < 200 && waitpid(pid, NULL, WNOHANG) == 0; i++)
 		(void)poll(NULL, 0, 10);
-	if (killed)
-		ws = -1;
 	if (child_err >= 0)
 		close(child_err), child_err = -1;
-	return ws;
+	close(word), word = -1;
+	return killed ? -1 : e == -2 ? -2 : ws;
 }
 
 /* --- The copy. --- */
 
-enum fault { OK, F_READ, F_WRITE, F_SHRANK, F_BIG, F_SILENT, F_LATE, F_STOP };
+enum fault { OK, F_READ, F_WRITE, F_SHRANK, F_BIG, F_SILENT, F_LATE, F_STOP, F_KEEPER };
 
 /* Wait for the stream, draining COMMAND's stderr (which does not count as
- * the stream speaking): OK, or why not. */
-static enum fault wait_input(int in)
+ * the stream speaking): OK, or why not (F_KEEPER: COMMAND's keeper ended
+ * before COMMAND did; its group is ended). */
+static enum fault wait_input(int in, pid_t keeper_pid)
 {
 	int64_t quiet_end = now_ms() + opt.quiet_s * 1000, left, quiet;
+	int ws;
 
 	for (int r;;) {
-		struct pollfd p[3] = { { .fd = in, .events = POLLIN }, { .fd = child_err, .events = POLLIN } };
+		struct pollfd p[4] = { { .fd = in, .events = POLLIN }, { .fd = child_err, .events = POLLIN } };
 
 		if (stopped())
 			return F_STOP;
+		if (keeper_pid && keeper_end(keeper_pid, &ws) == -2)
+			return F_KEEPER;
 		if ((left = left_ms()) <= 0 || (quiet = quiet_end - now_ms()) <= 0)
 			return left <= 0 ? F_LATE : F_SILENT;
 		if ((r = wait_fds(p, 2, left < quiet ? left : quiet)) > 0 && p[1].revents)
@@ -411,7 +444,7 @@ static void progress(int64_t n, int last)
  * stream gets at most opt.max_size bytes: one more is "too big". *n counts
  * what went to data; errno says why on F_READ and F_WRITE.
  */
-static enum fault copy(int in, int data, int64_t size, int64_t *n)
+static enum fault copy(int in, int data, int64_t size, pid_t keeper_pid, int64_t *n)
 {
 	static char buf[64 * 1024];
 	int fast = 1, err;
@@ -430,7 +463,7 @@ static enum fault copy(int in, int data, int64_t size, int64_t *n)
 			return F_STOP;
 		if (left_ms() <= 0)
 			return F_LATE;
-		if (size < 0 && (f = wait_input(in)) != OK)
+		if (size < 0 && (f = wait_input(in, keeper_pid)) != OK)
 			return f;
 		if (fast && left > 0) {
 			/* all at once (-U: a MiB a call, for its progress) */
@@ -783,7 +816,7 @@ static int print_stamp(char **paths, int n, const char *reffile)
 static int open_request(int *dir)
 {
 	for (int64_t waited = 0, step = 5;; waited += step, step = step < 100 ? step * 2 : 100) {
-		struct pollfd p[1];
+		struct pollfd p[2];
 		int fd, err;
 
 		if ((*dir = open(req, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
@@ -887,13 +920,15 @@ static int load(struct load *l)
 	 * loading reads 0 (done or aborted), not 1. Not ours: left alone. */
 	if (pread(l->loading, &c, 1, 0) == 1 && c == '0')
 		return fail("%q was answered by another before this answer; left alone", opt.devpath), BUSY;
-	f = copy(l->in, l->data, l->img >= 0 && !l->pid ? st.st_size : -1, &n);
+	f = copy(l->in, l->data, l->img >= 0 && !l->pid ? st.st_size : -1, l->pid, &n);
 	progress(n, 1);
 	if (l->pid && f == OK) {  /* EOF: COMMAND has the silence limit to exit */
 		ws = end_cmd(l->pid, (left = left_ms()) < quiet ? left : quiet);
 		l->pid = 0;
 		if (ws == -1)
 			f = left < quiet ? F_LATE : F_SILENT;
+		else if (ws == -2)
+			f = F_KEEPER;
 	}
 	if (f == F_STOP || stopped())
 		return fail("stopped by signal %d", (long long)stopped()), STOPPED;
@@ -909,6 +944,10 @@ static int load(struct load *l)
 		fail("nothing for %d s from %q", (long long)opt.quiet_s, opt.source);
 	else if (f == F_LATE)
 		fail("deadline of %d s passed reading %q", (long long)opt.deadline_s, opt.source);
+	else if (f == F_KEEPER)
+		fail(WIFEXITED(keeper_ws) ? "the keeper of %q ended (exit status %d) before it did: its process group ended"
+					  : "the keeper of %q was killed by signal %d before it ended: its process group ended",
+		     opt.cmd[0], (long long)(WIFEXITED(keeper_ws) ? WEXITSTATUS(keeper_ws) : WTERMSIG(keeper_ws)));
 	else if (opt.cmd && ws != 0) {
 		fail(WIFEXITED(ws) ? "%q failed (exit status %d) on %q" : "%q killed by signal %d on %q",
 		     opt.cmd[0], (long long)(WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws)),

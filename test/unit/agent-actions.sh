@@ -42,7 +42,7 @@ echo "ids=$(id -u):$(id -g):$(id -G) cwd=$(pwd -P)"
 if (: </dev/tty) 2>/dev/null; then echo "tty=opens"; else echo "tty=none"; fi
 read -r pid _ _ ppid pgrp sid tty_nr _ <"/proc/$$/stat"
 read -r _ _ _ _ _ psid _ <"/proc/$ppid/stat"
-echo "session=$([ "$sid" = "$ppid" ] && [ "$pgrp" = "$pid" ] && [ "$psid" = "$sid" ] && echo "its parent's, a group of its own" ||
+echo "session=$([ "$sid" = "$ppid" ] && [ "$pgrp" = "$sid" ] && [ "$psid" = "$sid" ] && echo "its parent's, and its parent's group" ||
 	echo "$sid (pid $pid, group $pgrp, parent $ppid)") tty_nr=$tty_nr"
 grep -E '^(CapPrm|CapEff|CapAmb|NoNewPrivs):' "/proc/$$/status"
 env | LC_ALL=C sort | grep -v -e '^PWD=' -e '^SHLVL=' -e '^_=' -e '^OLDPWD='
@@ -156,8 +156,9 @@ grep -qx "decision: user=fwload-no-such-user: no such user in $T/passwd; rule $T
 # Confined: the event's variables alone (not the caller's SSH_AUTH_SOCK or
 # the fake tree's), HOME=/, the kernel's PATH; / as its directory (the
 # agent runs in $T here); no terminal to open, a session of its own (led
-# by fwload's keeper, its parent, in which it leads a process group; the
-# keeper ends it and all it starts with the load and when fwload dies: the
+# by fwload's keeper, its parent, in whose process group it is, which
+# fwload ends whole if the keeper dies; the keeper ends it and all it
+# starts with the load and when fwload dies: the
 # program cannot get a controlling terminal even by
 # opening one), no capability, no new privileges.
 request confined.bin
@@ -169,7 +170,7 @@ file_is "$REQ/loading" 10
 cat >"$T/want" <<END
 ids=$RUNAS_ID:$RUNAS_ID:$RUNAS_ID cwd=/
 tty=none
-session=its parent's, a group of its own tty_nr=0
+session=its parent's, and its parent's group tty_nr=0
 CapPrm:	0000000000000000
 CapEff:	0000000000000000
 CapAmb:	0000000000000000
