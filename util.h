@@ -289,8 +289,10 @@ UTIL int mkdir_parent(const char *path, mode_t mode)
  * A path resolved by hand (fwload -r's fallback where openat2 cannot):
  * name walked one component at a time, each opened O_PATH|O_NOFOLLOW
  * from the directory before it; a link's text is read from the link
- * opened (never looked up again) and walked in turn, at most 40. The O_PATH handle of what name leads to, and its real path in
- * real: nothing swapped in meanwhile makes that path name another file.
+ * opened (never looked up again) and walked in turn, at most 40; a name
+ * followed by '/' must be a directory (ENOTDIR). The O_PATH handle of what
+ * name leads to, and its real path in real: nothing swapped in meanwhile
+ * makes that path name another file.
  * At "/" the next name is opened whole ("/x"), never "/" itself (which
  * qemu-user's -L would take for its prefix).
  */
@@ -341,6 +343,10 @@ UTIL int walk_path(const char *name, char *real)
 			if (*p == '/' && d != AT_FDCWD)
 				close(d), d = AT_FDCWD, len = 0;
 			continue;
+		}
+		if (c == '/' && !S_ISDIR(st.st_mode)) {  /* "FILE/", "FILE/.": no file, as open(2) says */
+			errno = ENOTDIR;
+			goto close_fd;
 		}
 		if (dots == 2) {
 			while (len > 0 && real[--len] != '/')

@@ -43,6 +43,8 @@
  *                        first time, then 1 corrected (or failed) read
  *   FAULT_NO_SIGNALFD=1  syscall(SYS_signalfd4, ...) fails with EMFILE (no
  *                        fd left when fwload starts)
+ *   FAULT_NO_OPENAT2=1   syscall(SYS_openat2, ...) fails with ENOSYS (a
+ *                        kernel before 5.6, qemu-user): -r walks the name
  *   FAULT_ANSWERED=1     the request was answered by another before us: a
  *                        write to "loading" (an fd whose link ends in
  *                        "/loading") is taken and ignored, as the kernel
@@ -98,7 +100,7 @@ static struct {
 	int ready;
 	long long short_n, eintr_k, slow_us, eio_at, enodev_at, read_eio_at, read_eintr_k;
 	long long truncate_at, append_at, rewrite_at;
-	int no_sendfile, no_splice, no_fork, no_proc, no_handle, read_ebadmsg, no_signalfd, answered;
+	int no_sendfile, no_splice, no_fork, no_proc, no_handle, read_ebadmsg, no_signalfd, no_openat2, answered;
 	const char *swap, *image_name, *replace, *ecc;
 	char image[PATH_MAX];   /* canonical path, "-" for fd 0, "" for none */
 	const char *stats;
@@ -164,6 +166,7 @@ static void init(void)
 	cf.read_ebadmsg = num("FAULT_READ_EBADMSG", 0) != 0;
 	cf.ecc = getenv("FAULT_ECC");
 	cf.no_signalfd = num("FAULT_NO_SIGNALFD", 0) != 0;
+	cf.no_openat2 = num("FAULT_NO_OPENAT2", 0) != 0;
 	cf.answered = num("FAULT_ANSWERED", 0) != 0;
 	real_syscall = (long (*)(long, ...))dlsym(RTLD_NEXT, "syscall");
 	img = getenv("FAULT_IMAGE");
@@ -497,7 +500,7 @@ int __ioctl_time64(int fd, unsigned long req, ...)
 }
 
 /* syscall(): the six argument registers passed on as they are (what
- * glibc's own syscall() takes), but a signalfd4 refused. */
+ * glibc's own syscall() takes), but a signalfd4 or an openat2 refused. */
 long syscall(long n, ...)
 {
 	va_list ap;
@@ -510,6 +513,10 @@ long syscall(long n, ...)
 	init();
 	if (cf.no_signalfd && n == SYS_signalfd4) {
 		errno = EMFILE;
+		return -1;
+	}
+	if (cf.no_openat2 && n == 437) {  /* SYS_openat2 */
+		errno = ENOSYS;
 		return -1;
 	}
 	return real_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);

@@ -82,3 +82,25 @@ fault_run FAULT_IMAGE="$R/good.bin" FAULT_SWAP="$T/secret-link" -- -s "$SYS" -n 
 status_is 0
 file_is "$REQ/loading" 10
 data_is "$T/good.copy"
+
+# A name that goes on past a regular file ("FILE/", "FILE/.") is no file:
+# ENOTDIR, as open(2) and openat2 say, with openat2 and where the name is
+# walked (FAULT_NO_OPENAT2: a kernel before 5.6, qemu-user). Before, the
+# walk took both for FILE.
+mkimage "$R/plain.bin" 1000
+ln -s ../plain.bin "$R/sub/plain-rel.bin"
+for name in "$R/plain.bin/" "$R/plain.bin/." "$R/sub/plain-rel.bin/" "$R/plain.bin//"; do
+	for how in openat2 walked; do
+		request x.bin
+		if [ "$how" = openat2 ]; then
+			run clean $DYN -s "$SYS" -n x.bin -r "$R" "$E_DEVPATH" "$name"
+		else
+			fault_run FAULT_NO_OPENAT2=1 -- -s "$SYS" -n x.bin -r "$R" "$E_DEVPATH" "$name"
+		fi
+		status_is 2
+		file_is "$REQ/loading" -1 "loading ($name, $how)"
+		file_is "$REQ/data" "" "data ($name, $how)"
+		grep -q "cannot open $(ere "$name"): errno [0-9]* (ENOTDIR); request aborted\$" "$T/stderr" ||
+			fail "$name ($how): $(cat "$T/stderr")"
+	done
+done
