@@ -1105,8 +1105,9 @@ static int print_key(void)
  * empty). With COMMAND (an absolute path): run for each, one at a time,
  * its environment ours with the event's variables (ACTION=add, DEVPATH,
  * SUBSYSTEM=firmware, FIRMWARE, TIMEOUT and ASYNC) in place of any we
- * have, fds 0-2 ours, signals reset. 0, or the last non-zero status of
- * COMMAND (128 + N: killed by signal N); 111 when the list cannot be read.
+ * have, fds 0-2 ours, signals reset. 0, or the highest status of COMMAND
+ * (128 + N: killed by signal N), whatever the order the requests are
+ * listed in; 111 when the list cannot be read.
  */
 static int pending(char *const *cmd)
 {
@@ -1175,7 +1176,7 @@ static int pending(char *const *cmd)
 		while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
 			;
 		ws = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-		if (ws)
+		if (ws > status)
 			status = ws;
 	}
 	return status;

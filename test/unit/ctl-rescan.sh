@@ -2,7 +2,7 @@
 # fwloadctl rescan serves every request pending in SYSFS/class/firmware
 # (each a link to its request directory, the name in its uevent file), as if
 # its uevent came now: a present image is loaded, a missing one cancelled;
-# one line per request on stdout, exit status the worst of them. A
+# one line per request on stdout, exit status the highest of them. A
 # firmware-upload device is no request: left alone. A request another
 # answerer holds (5) counts as fine.
 # shellcheck source=../lib.sh
@@ -35,6 +35,37 @@ grep -q "^fwload: loaded sub/here.bin (5000 bytes, [0-9]* ms) from $T/fw/sub/her
 file_is "$flash/loading" "" "the upload device's loading"
 file_is "$flash/data" "" "the upload device's data"
 ! grep -q flash "$T/stdout" || fail "the upload device was rescanned: $(cat "$T/stdout")"
+
+# The exit status is the highest of the requests' that did not end well,
+# whichever order the kernel lists them in: an aborted one (2: not in the
+# manifest, UNLISTED=refuse) beside a missing one (1) gives 2, made first
+# or last. (It was the last listed: 1 or 2 by the directory's order.)
+mkimage "$T/fw/unlisted.bin" 100
+: >"$T/SUMS"
+for first in unlisted.bin missing.bin; do
+	rm -r "$SYS/class/firmware"/*
+	conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw" "MANIFEST=$T/SUMS" UNLISTED=refuse
+	if [ "$first" = unlisted.bin ]; then
+		pending unlisted.bin
+		pending missing.bin
+	else
+		pending missing.bin
+		pending unlisted.bin
+	fi
+	unset E_ACTION E_DEVPATH E_FIRMWARE E_SUBSYSTEM E_TIMEOUT E_ASYNC E_SEQNUM
+	run ctl rescan
+	status_is 2
+	{ grep -qx 'unlisted.bin: 2' "$T/stdout" && grep -qx 'missing.bin: 1' "$T/stdout"; } ||
+		fail "rescan, $first made first: $(cat "$T/stdout")"
+	# settle: not found is done there; the aborted one is not.
+	rm -r "$SYS/class/firmware"/*
+	pending missing.bin
+	pending unlisted.bin
+	run ctl settle
+	status_is 2
+	rm -f "$T/run/fwload/settled"
+done
+conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw"
 
 # Busy (another answerer holds the request): fine.
 rm -r "$SYS/class/firmware"/*
