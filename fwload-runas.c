@@ -5,8 +5,10 @@
  *
  *   fwload-runas UID:GID PROGRAM [ARG]...
  *
- *   0. refuse UID 0 and GID 0 (root's) and UID 65534 (the overflow uid,
+ *   0. refuse UID 0 and GID 0 (root's), UID 65534 (the overflow uid,
  *      nobody: shared, and every process of a uid can ptrace the program)
+ *      and GID 65534 (the overflow gid, nogroup: shared, and what is the
+ *      group's is the program's)
  *   1. fds 3 and up closed; no controlling terminal: with one (or when
  *      /dev/tty cannot tell), a session of its own (setsid); without one,
  *      the session it is in (fwload starts each COMMAND in a session of
@@ -119,9 +121,10 @@ int main(int argc, char **argv)
 		(void)write_all(2, usage_text, sizeof(usage_text) - 1);
 		return EX_USAGE;
 	}
-	if (uid == 0 || gid == 0 || uid == 65534) {
+	if (uid == 0 || gid == 0 || uid == 65534 || gid == 65534) {
 		say("refusing %s: a user of its own, one that runs nothing else, for the program; nothing run",
-		    uid == 0 ? "uid 0 (root)" : gid == 0 ? "gid 0 (root's group)" : "uid 65534 (the overflow uid, nobody)");
+		    uid == 0 ? "uid 0 (root)" : gid == 0 ? "gid 0 (root's group)" :
+		    uid == 65534 ? "uid 65534 (the overflow uid, nobody)" : "gid 65534 (the overflow gid, nogroup)");
 		return EX_USAGE;
 	}
 	close_from(3);

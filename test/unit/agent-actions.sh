@@ -48,11 +48,14 @@ grep -E '^(CapPrm|CapEff|CapAmb|NoNewPrivs):' "/proc/$$/status"
 env | LC_ALL=C sort | grep -v -e '^PWD=' -e '^SHLVL=' -e '^_=' -e '^OLDPWD='
 PROG
 chmod 755 "$T/prog" "$T/fails" "$T/probe"
-# Users fwload-runas refuses (root's uid, the overflow uid), and one whose
-# uid field is shell code (before: run by the agent's eval, as root).
+# Users fwload-runas refuses (root's uid, the overflow uid, a user of its
+# own in the overflow group, nogroup: as adduser --system without --group
+# makes one), and one whose uid field is shell code (before: run by the
+# agent's eval, as root).
 {
 	echo "toor:x:0:0::/root:/bin/sh"
 	echo "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin"
+	echo "nogrp:x:64991:65534::/nonexistent:/usr/sbin/nologin"
 	echo "evil:x:1\$(touch $T/pwned):2::/:/bin/sh"
 } >>"$FWLOAD_PASSWD"
 cat >"$T/fwload.rules" <<RULES
@@ -73,6 +76,7 @@ firmware=confined.bin run=$T/probe user=$RUNAS
 firmware=root.bin run=$T/prog user=toor
 firmware=overflow.bin run=$T/prog user=nobody
 firmware=evil.bin run=$T/prog user=evil
+firmware=nogroup.bin run=$T/prog user=nogrp
 RULES
 
 request cal.bin
@@ -187,9 +191,10 @@ TIMEOUT=60
 END
 cmp -s "$T/want" "$REQ/data" || fail "the program run as $RUNAS found: $(cat "$REQ/data")"
 
-# Root's uid and the overflow uid: refused by fwload-runas, one line in
-# fwload's, nothing run.
-for u in root:"uid 0 \\(root\\)" overflow:"uid 65534 \\(the overflow uid, nobody\\)"; do
+# Root's uid, the overflow uid and the overflow gid: refused by
+# fwload-runas, one line in fwload's, nothing run.
+for u in root:"uid 0 \\(root\\)" overflow:"uid 65534 \\(the overflow uid, nobody\\)" \
+	nogroup:"gid 65534 \\(the overflow gid, nogroup\\)"; do
 	: >"$LOGF"
 	request "${u%%:*}.bin"
 	run agent firmware
