@@ -11,7 +11,7 @@
 #   FWLOAD_SITE = https://... (where you keep fwload-$(FWLOAD_VERSION).tar.gz)
 #   FWLOAD_SITE_METHOD = wget
 # and add its sha256 to fwload.hash.
-FWLOAD_VERSION = 0.1.0
+FWLOAD_VERSION = 0.2.0
 FWLOAD_SITE = $(realpath $(BR2_EXTERNAL_FWLOAD_PATH)/../..)
 FWLOAD_SITE_METHOD = local
 FWLOAD_LICENSE = MIT
