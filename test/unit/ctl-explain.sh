@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: MIT
 # fwloadctl explain NAME [DEVPATH] shows each directory searched and the
 # decision, with the exit status a request would get, and touches neither
-# sysfs nor the log. It is the agent's own code (firmware.agent --dry-run);
-# firmware.agent --explain still works, as a deprecated alias.
+# sysfs nor the log. It is the agent's own code (firmware.agent --dry-run).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -55,13 +54,6 @@ run ctl explain
 status_is 100
 run ctl explain a b c
 status_is 100
-
-# The old spelling, deprecated, says so on stderr and does the same.
-run agent --explain good.bin
-status_is 0
-grep -qx "decision: load $R/extra/good.bin, 10 bytes; skipped $R/lib/firmware/good.bin (empty file)" "$T/stdout" ||
-	fail "firmware.agent --explain: $(cat "$T/stdout")"
-grep -q "deprecated" "$T/stderr" || fail "no deprecation note: $(cat "$T/stderr")"
 
 no_file "$LOGF" "explain wrote to the log"
 [ -z "$(ls "$SYS$TF")" ] || fail "explain touched the fake sysfs: $(ls "$SYS$TF")"

@@ -25,12 +25,11 @@ for args in '' bogus '--setup' 'status x'; do
 	grep -q '^usage: fwloadctl' "$T/stderr" || fail "'$args': stderr: $(cat "$T/stderr")"
 done
 
-# The deprecated aliases.
-mkdir -p "$SYS/class/firmware"
-echo 60 >"$SYS/class/firmware/timeout"
-run agent --status
-status_is 0
-grep -qx 'timeout:  60 s' "$T/stdout" || fail "firmware.agent --status: $(cat "$T/stdout")"
-grep -qx 'firmware.agent: --status is deprecated; use: fwloadctl status' "$T/stderr" || fail "stderr: $(cat "$T/stderr")"
-run agent --rescan --watch soon
-status_is 100
+# The agent's aliases of fwloadctl's commands are gone (0.2.0, as 0.1.0
+# said): a usage error that names fwloadctl.
+for opt in --setup --rescan --status --explain --bogus; do
+	run agent "$opt"
+	status_is 100
+	stdout_is ''
+	stderr_is "firmware.agent: unknown option $opt (setup, rescan, status, explain: fwloadctl)"
+done
