@@ -160,3 +160,18 @@ request good.bin
 run agent firmware
 status_is 0
 log_matches "fwload: loaded good\\.bin .*; cannot read the manifest $(ere "$T/nonexistent"); loaded unchecked \\(UNLISTED=load\\)"
+
+# UNLISTED=refuse and no MANIFEST= at all (a misspelt MANIFST= is only an
+# unknown setting): nothing to check against, every image refused, the line
+# says why; explain says the same. (Before, every image loaded unchecked.)
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFST=$M" UNLISTED=refuse
+request good.bin
+run agent firmware
+status_is 2
+file_is "$REQ/loading" -1
+file_is "$REQ/data" ""
+log_has "fwload: cancelled good.bin for $E_DEVPATH; UNLISTED=refuse, but no MANIFEST= to check against: every image refused"
+run ctl explain good.bin
+status_is 2
+grep -qx "decision: UNLISTED=refuse, but no MANIFEST= to check against: every image refused; the request would be aborted" "$T/stdout" ||
+	fail "explain: $(cat "$T/stdout")"

@@ -159,6 +159,17 @@ conf "LOG=$LOGF" "MANIFEST=$T/none" UNLISTED=load
 run ctl upload up.bin "$T/unlisted.bin"
 status_is 0
 log_matches "fwload: upload .*3000 bytes, no digest; cannot read the manifest $(ere "$T/none"), unchecked \\(UNLISTED=load\\), [0-9]+ s\\)"
+# UNLISTED=refuse with no MANIFEST=: nothing to check against, refused
+# (--sha256 still checks).
+conf "LOG=$LOGF" UNLISTED=refuse
+: >"$UP/loading"
+run ctl upload up.bin "$T/unlisted.bin"
+status_is 2
+untouched_up "UNLISTED=refuse without MANIFEST="
+stderr_is "fwloadctl: upload: $T/unlisted.bin: UNLISTED=refuse, but no MANIFEST= to check against (nor --sha256): refused, nothing written"
+: >"$UP/loading"
+run ctl upload --sha256 "$sum" up.bin "$T/unlisted.bin"
+status_is 0
 
 # MAX_SIZE, as for requests: a larger image is refused (an uncompressed one
 # before "1"; a stream at the byte past it, "-1" after "1").
