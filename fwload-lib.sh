@@ -66,7 +66,7 @@ conf_build() {
 	fw_root='' fw_path='' log=kmsg compressed=no rules_file=${conf%/*}/fwload.rules
 	manifest='' unlisted=load missing_dir='' max_size='' deadline=''
 	timeout='' force_fallback=yes source=auto hold=0
-	warned='' conf_broken='' keep=1 stamp='' tmp=''
+	warned='' conf_broken='' keep=1 stamp='' tmp='' unsafe=''
 	rules_default=$rules_file
 	dt=$sysfs/firmware/devicetree/base
 	# The cache is for the agent only (fwloadctl reads with dry set). Its
@@ -77,12 +77,12 @@ conf_build() {
 	if [ -z "$dry" ] && [ -n "${with_rules-}" ] && rundir_ours &&
 		{ [ -d "$rundir" ] || mkdir -p -m 700 "$rundir" 2>/dev/null; } && tmp_new "$cache.$$"; then
 		tmp=$cache.$$
-		# Each input's identity before it is read: an edit from now on
-		# shows as a change when the cache is next used. "/" too: a cache
-		# made before a switch_root is never used after it.
-		stamp_add "$conf" "$rules_file" /
 	fi
-	if [ -e "$conf" ]; then
+	# Each input's identity before it is read: an edit from now on shows as
+	# a change when the cache is next used. "/" too: a cache made before a
+	# switch_root is never used after it.
+	inputs "$conf" "$rules_file" /
+	if [ -e "$conf" ] && believed "$conf"; then
 		if [ -f "$conf" ] && conf_read; then
 			:
 		else
@@ -90,10 +90,15 @@ conf_build() {
 			conf_broken="cannot read $conf"
 		fi
 	fi
+	# RULES= elsewhere, and the manifest (read on every event: its identity
+	# in the stamp, a change to it a change of the configuration).
+	set --
+	[ -z "${with_rules-}" ] || [ "$rules_file" = "$rules_default" ] || set -- "$rules_file"
+	[ -z "$manifest" ] || set -- "$@" "$manifest"
+	[ $# = 0 ] || inputs "$@"
 	rules_sh=
 	if [ -n "${with_rules-}" ] && [ -n "$rules_file" ]; then
-		[ "$rules_file" = "$rules_default" ] || stamp_add "$rules_file"
-		if [ ! -e "$rules_file" ]; then
+		if [ ! -e "$rules_file" ] || ! believed "$rules_file"; then
 			:
 		elif [ -f "$rules_file" ] && rules_read; then
 			:
@@ -116,7 +121,7 @@ conf_build() {
 	dt_model='' dt_compatible=''
 	case $rules_sh in
 	*"m model "* | *"m compatible "*)
-		stamp_add "$dt"
+		inputs "$dt"
 		[ ! -r "$dt/model" ] || dt_model=$(tr -d '\0' <"$dt/model")
 		[ ! -r "$dt/compatible" ] || dt_compatible=$(tr '\0' '\n' <"$dt/compatible")
 		[ ! -d "$dt" ] || [ -n "$dt_model$dt_compatible" ] || keep=''
@@ -149,6 +154,11 @@ conf_build() {
 	done
 }
 
+# believed PATH: PATH is no input that inputs found not root's alone.
+believed() {
+	case $nl$unsafe in *"$nl$1$nl"*) return 1 ;; esac
+}
+
 # rundir_ours: the run directory may hold what the agent writes (the
 # cache, hold records): fwload -K's verdict on the cache's directory,
 # asked once an event ($cache_st; 4: a symbolic link, another user's, or
@@ -174,21 +184,40 @@ tmp_new() {
 	return "$_st"
 }
 
-# stamp_add PATH...: add the identities of PATH... (fwload -I) to $stamp.
-# The reference (-R) is $tmp, the temporary file made before any input is
-# read: fwload exits 7 when a file changed too recently to be trusted
-# unchanged (no cache then: $keep empty, and the next event reads the
-# files again). With nanosecond times a file changed before $tmp was made
-# is cached: an initramfs's files, unpacked a moment before the first
+# inputs PATH...: the configuration's inputs, before they are read. Each
+# regular file among them is read only when root's alone (fwload -I says
+# which is not: 4, one line each, each added to $unsafe; then every request
+# is cancelled until it is). When a cache is being made, their identities go into
+# $stamp. The reference (-R) is $tmp, the temporary file made before any
+# input is read: fwload exits 7 when a file changed too recently to be
+# trusted unchanged (no cache then: $keep empty, and the next event reads
+# the files again). With nanosecond times a file changed before $tmp was
+# made is cached: an initramfs's files, unpacked a moment before the first
 # events, are cached from the first event on. No cache either when fwload
 # cannot say.
-stamp_add() {
-	[ -n "$tmp" ] && [ -n "$keep" ] || return 0
-	if _s=$("$fwload" -I -R "$tmp" "$@" 2>/dev/null); then
-		stamp=${stamp:-"# fwload-cache 1"}${_s#"# fwload-cache 1"}
+inputs() {
+	if [ -n "$tmp" ] && [ -n "$keep" ]; then
+		_s=$("$fwload" -I -R "$tmp" "$@" 2>&1)
 	else
-		keep=''
+		_s=$("$fwload" -I "$@" 2>&1)
 	fi
+	case $? in
+	0) ;;
+	4)
+		# "fwload: not root's alone (owner U, mode M): PATH" lines, then the stamp
+		_w=${_s%"$nl"*}$nl
+		while [ -n "$_w" ]; do
+			_l=${_w%%"$nl"*} _w=${_w#*"$nl"}
+			_p=${_l#*): } _l=${_l#fwload: }
+			where=$_p bad "${_l%: "$_p"}; not read: every request is cancelled until it is"
+			conf_broken="$_l; not read"
+			unsafe=$unsafe$_p$nl
+		done
+		_s=${_s##*"$nl"}
+		;;
+	*) keep='' ;;
+	esac
+	[ -z "$tmp" ] || [ -z "$keep" ] || stamp=${stamp:-"# fwload-cache 1"}${_s#"# fwload-cache 1"}
 }
 
 # cache_write: the cache, from $stamp and $text, when every input was
@@ -361,9 +390,18 @@ conf_read() {
 		case $k in
 		FIRMWARE_ROOT) absolute fw_root ;;
 		MISSING_DIR) absolute missing_dir ;;
-		FIRMWARE_PATH) fw_path=$v ;;
-		RULES) rules_file=$v ;;
-		MANIFEST) manifest=$v ;;
+		FIRMWARE_PATH) absolute_dirs ;;
+		RULES | MANIFEST)
+			# never relative: the working directory is whatever the
+			# caller's (fwloadctl run from any directory)
+			case $v in
+			/*) if [ "$k" = RULES ]; then rules_file=$v; else manifest=$v; fi ;;
+			*)
+				bad "$k wants an absolute path, not '$v'; every request is cancelled until it is one"
+				conf_broken="$k=$v is not an absolute path"
+				;;
+			esac
+			;;
 		UNLISTED)
 			one_of unlisted "load refuse" ||
 				{ unlisted=refuse && bad "UNLISTED wants load or refuse, not '$v'; refuse used"; }
@@ -462,6 +500,22 @@ absolute() {
 	'' | /*) eval "$1=\$v" ;;
 	*) bad "$k wants an absolute path; ignored" ;;
 	esac
+}
+
+# absolute_dirs: fw_path, the absolute directories of $v (':' between),
+# each other one left out with a warning (conf_read's loop: globbing off,
+# IFS back to $_ifs after).
+absolute_dirs() {
+	fw_path=''
+	IFS=:
+	for _d in $v; do
+		case $_d in
+		'') ;;
+		/*) fw_path=$fw_path${fw_path:+:}$_d ;;
+		*) bad "FIRMWARE_PATH: '$_d' is not an absolute path; left out" ;;
+		esac
+	done
+	IFS=$_ifs
 }
 
 # one_of VAR "WORD...": VAR=$v if $v is one of the words; else fails.

@@ -63,7 +63,8 @@ static const char usage_text[] =
 	"       fwload [-ev] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] [-k LOCKDIR] [-K CACHE]\n"
 	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
-	"       fwload -I [-R REF] PATH...  (a configuration cache's stamp; 7: changed after REF)\n"
+	"       fwload -I [-R REF] PATH...  (a configuration cache's stamp; 7: changed after REF;\n"
+	"                                   4: a file not root's alone)\n"
 	"       fwload [-v] -K CACHE|STAMP (exit 0 fresh, 7 stale; 4 CACHE's directory not ours alone)\n"
 	"       fwload [-s SYSFS] [-U] -i DEVPATH (the request's key)\n"
 	"       fwload [-s SYSFS] -P [COMMAND [ARG]...] (the pending requests)\n"
@@ -662,16 +663,6 @@ static int st_path(const char *path, struct stat *stp)
 	return ok;
 }
 
-/* Is st of our euid, and can nobody else write it? */
-static int ours_alone(const struct stat *st)
-{
-	static long me = -1;
-
-	if (me < 0)
-		me = (long)geteuid();
-	return (long)st->st_uid == me && !(st->st_mode & 022);
-}
-
 /*
  * path opened for reading from its directory, neither one followed if a
  * link: the fd; -2 when the directory is not ours alone (ours_alone()),
@@ -779,26 +770,36 @@ close_cache:
 }
 
 /*
- * -I [-R REF] PATH...: the stamp line on stdout. REF, a file the caller
- * made before it read any PATH: CHANGED (7) when a regular file among them
- * may change again unseen (same size, same times), its change time not
- * before REF's, or, where times have no sub-second part (ext4 with
+ * -I [-R REF] PATH...: the stamp line on stdout. UNSAFE (4) when a regular
+ * file among PATH... is not root's alone (ours_alone(): its content is not
+ * to be believed), one line on stderr for each. REF, a file the caller
+ * made before it read any PATH: else CHANGED (7) when a regular file among
+ * them may change again unseen (same size, same times), its change time
+ * not before REF's, or, where times have no sub-second part (ext4 with
  * 128-byte inodes, FAT), not 2 s before it (or REF is not there, or its
  * directory is not ours alone): a stamp for no cache.
  */
 static int print_stamp(char **paths, int n, const char *reffile)
 {
 	struct stat ref, st;
-	int fd = reffile ? open_ours(reffile) : -1, recent = reffile && (fd < 0 || fstat(fd, &ref) < 0);
+	int fd = reffile ? open_ours(reffile) : -1, recent = reffile && (fd < 0 || fstat(fd, &ref) < 0), unsafe = 0;
 
 	if (fd >= 0)
 		close(fd);
-
 	memcpy(stamp.buf, magic, stamp.len = sizeof(magic) - 1);
 	for (int i = 0; i < n; i++) {
 		int64_t d;
 
-		if (st_path(paths[i], &st) < 0 || !reffile || !S_ISREG(st.st_mode) || recent)
+		if (st_path(paths[i], &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (!ours_alone(&st)) {
+			msg.len = 0;
+			line_fmt(&msg, "not root's alone (owner %u, mode %o): %q", (long long)st.st_uid,
+				 (long long)(st.st_mode & 07777), paths[i]);
+			to_stderr(msg.buf);
+			unsafe = 1;
+		}
+		if (!reffile || recent)
 			continue;
 		d = (int64_t)ref.st_ctim.tv_sec - st.st_ctim.tv_sec;
 		recent = st.st_ctim.tv_nsec ? d < 0 || (d == 0 && st.st_ctim.tv_nsec >= ref.st_ctim.tv_nsec) : d < 2;
@@ -806,7 +807,7 @@ static int print_stamp(char **paths, int n, const char *reffile)
 	st_put('\n');
 	if (stamp.len > sizeof(stamp.buf) - 1)
 		usage("-I: the stamp would be longer than 4096 bytes");
-	return write_all(1, stamp.buf, stamp.len) < 0 ? EX_SYSTEM : recent ? CHANGED : 0;
+	return write_all(1, stamp.buf, stamp.len) < 0 ? EX_SYSTEM : unsafe ? UNSAFE : recent ? CHANGED : 0;
 }
 
 /* --- The request and its lock. --- */

@@ -10,6 +10,7 @@
  *   line_end                          a log line cut to its sink's limit
  *   write_all                         the one write loop
  *   stderr_put, kmsg_write            stderr bounded; one kernel log record
+ *   ours_alone                        root's (or our euid's) alone: believed
  *   same_file, names_file             identity: device and inode
  *   mkdir_parent                      a path's directory, made if missing
  *   walk_path                         a path resolved one name at a time
@@ -256,6 +257,19 @@ UTIL int kmsg_write(const char *buf, size_t n)
 UTIL int same_file(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Is st root's (or our euid's) alone: its owner one of them, no write bit
+ * for its group or others? What a file or directory must be for its
+ * content to be believed (the configuration, its cache, the run
+ * directory). */
+UTIL int ours_alone(const struct stat *st)
+{
+	static long me = -1;
+
+	if (me < 0)
+		me = (long)geteuid();
+	return (st->st_uid == 0 || (long)st->st_uid == me) && !(st->st_mode & 022);
 }
 
 /* Does dir/name (a link not followed; dir may be AT_FDCWD) still name the
