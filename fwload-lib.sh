@@ -82,7 +82,9 @@ conf_build() {
 	# a change when the cache is next used. "/" too: a cache made before a
 	# switch_root is never used after it.
 	inputs "$conf" "$rules_file" /
-	if [ -e "$conf" ] && believed "$conf"; then
+	if refused "$conf" "not read: every request is cancelled until it is"; then
+		conf_broken="$conf is $refused_why: not read"
+	elif [ -e "$conf" ]; then
 		if [ -f "$conf" ] && conf_read; then
 			:
 		else
@@ -90,16 +92,26 @@ conf_build() {
 			conf_broken="cannot read $conf"
 		fi
 	fi
-	# RULES= elsewhere, and the manifest (read on every event: its identity
-	# in the stamp, a change to it a change of the configuration).
+	# RULES= elsewhere, the manifest and MISSING_DIR (read or written on
+	# every event: their identity in the stamp, a change to one a change of
+	# the configuration).
 	set --
 	[ -z "${with_rules-}" ] || [ "$rules_file" = "$rules_default" ] || set -- "$rules_file"
 	[ -z "$manifest" ] || set -- "$@" "$manifest"
+	[ -z "$missing_dir" ] || set -- "$@" "$missing_dir"
 	[ $# = 0 ] || inputs "$@"
+	if [ -n "$manifest" ] && refused "$manifest" "not read: every request is cancelled until it is"; then
+		conf_broken="$manifest is $refused_why: not read"
+	fi
+	if [ -n "$missing_dir" ] && refused "$missing_dir" "MISSING_DIR refused: no list of missing firmware until it is"; then
+		missing_dir=''
+	fi
 	rules_sh=
 	if [ -n "${with_rules-}" ] && [ -n "$rules_file" ]; then
-		if [ ! -e "$rules_file" ] || ! believed "$rules_file"; then
+		if [ ! -e "$rules_file" ]; then
 			:
+		elif refused "$rules_file" "not read: every request is cancelled until it is"; then
+			conf_broken="$rules_file is $refused_why: not read"
 		elif [ -f "$rules_file" ] && rules_read; then
 			:
 		else
@@ -154,9 +166,14 @@ conf_build() {
 	done
 }
 
-# believed PATH: PATH is no input that inputs found not root's alone.
-believed() {
-	case $nl$unsafe in *"$nl$1$nl"*) return 1 ;; esac
+# refused PATH WHAT: PATH is an input that inputs found not root's alone:
+# its warning, WHAT what comes of it, and $refused_why for a log line.
+refused() {
+	case $nl$unsafe in *"): $1$nl"*) ;; *) return 1 ;; esac
+	refused_why=$nl$unsafe
+	refused_why=${refused_why%%"): $1$nl"*}
+	refused_why=${refused_why##*"$nl"fwload: }")"
+	where=$1 bad "$refused_why; $2"
 }
 
 # rundir_ours: the run directory may hold what the agent writes (the
@@ -185,10 +202,9 @@ tmp_new() {
 }
 
 # inputs PATH...: the configuration's inputs, before they are read. Each
-# regular file among them is read only when root's alone (fwload -I says
-# which is not: 4, one line each, each added to $unsafe; then every request
-# is cancelled until it is). When a cache is being made, their identities go into
-# $stamp. The reference (-R) is $tmp, the temporary file made before any
+# regular file or directory among them is believed only when root's alone:
+# fwload -I says which is not (4, one line each, kept in $unsafe, for
+# refused). When a cache is being made, their identities go into $stamp. The reference (-R) is $tmp, the temporary file made before any
 # input is read: fwload exits 7 when a file changed too recently to be
 # trusted unchanged (no cache then: $keep empty, and the next event reads
 # the files again). With nanosecond times a file changed before $tmp was
@@ -205,14 +221,7 @@ inputs() {
 	0) ;;
 	4)
 		# "fwload: not root's alone (owner U, mode M): PATH" lines, then the stamp
-		_w=${_s%"$nl"*}$nl
-		while [ -n "$_w" ]; do
-			_l=${_w%%"$nl"*} _w=${_w#*"$nl"}
-			_p=${_l#*): } _l=${_l#fwload: }
-			where=$_p bad "${_l%: "$_p"}; not read: every request is cancelled until it is"
-			conf_broken="$_l; not read"
-			unsafe=$unsafe$_p$nl
-		done
+		unsafe=$unsafe${_s%"$nl"*}$nl
 		_s=${_s##*"$nl"}
 		;;
 	*) keep='' ;;

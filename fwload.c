@@ -64,7 +64,7 @@ static const char usage_text[] =
 	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
 	"       fwload -I [-R REF] PATH...  (a configuration cache's stamp; 7: changed after REF;\n"
-	"                                   4: a file not root's alone)\n"
+	"                                   4: a file or directory not root's alone)\n"
 	"       fwload [-v] -K CACHE|STAMP (exit 0 fresh, 7 stale; 4 CACHE's directory not ours alone)\n"
 	"       fwload [-s SYSFS] [-U] -i DEVPATH (the request's key)\n"
 	"       fwload [-s SYSFS] -P [COMMAND [ARG]...] (the pending requests)\n"
@@ -771,8 +771,8 @@ close_cache:
 
 /*
  * -I [-R REF] PATH...: the stamp line on stdout. UNSAFE (4) when a regular
- * file among PATH... is not root's alone (ours_alone(): its content is not
- * to be believed), one line on stderr for each. REF, a file the caller
+ * file or a directory among PATH... is not root's alone (ours_alone(): its
+ * content is not to be believed), one line on stderr for each. REF, a file the caller
  * made before it read any PATH: else CHANGED (7) when a regular file among
  * them may change again unseen (same size, same times), its change time
  * not before REF's, or, where times have no sub-second part (ext4 with
@@ -790,7 +790,7 @@ static int print_stamp(char **paths, int n, const char *reffile)
 	for (int i = 0; i < n; i++) {
 		int64_t d;
 
-		if (st_path(paths[i], &st) < 0 || !S_ISREG(st.st_mode))
+		if (st_path(paths[i], &st) < 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
 			continue;
 		if (!ours_alone(&st)) {
 			msg.len = 0;
@@ -799,7 +799,7 @@ static int print_stamp(char **paths, int n, const char *reffile)
 			to_stderr(msg.buf);
 			unsafe = 1;
 		}
-		if (!reffile || recent)
+		if (!reffile || recent || !S_ISREG(st.st_mode))
 			continue;
 		d = (int64_t)ref.st_ctim.tv_sec - st.st_ctim.tv_sec;
 		recent = st.st_ctim.tv_nsec ? d < 0 || (d == 0 && st.st_ctim.tv_nsec >= ref.st_ctim.tv_nsec) : d < 2;

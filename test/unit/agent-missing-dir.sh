@@ -99,3 +99,41 @@ status_is 1
 [ ! -e "$REQ" ] || fail "the wrapper did not remove the request"
 file_is "$L/gone2.bin" "$TF/gone2.bin
 " "the entry for a request gone after its answer"
+
+# A directory another user made (under /var/tmp, say) and could change: the
+# setting is refused, one line says so, nothing is written there: a NAME
+# that user re-made as a link to a file of root's leaves that file as it
+# was (before: the agent removed the link it found, then wrote through the
+# one made in between, truncating root's file). Root only (another owner).
+if [ "$(id -u)" = 0 ]; then
+	U=$T/vartmp
+	mkdir -p "$U/theirs"
+	chmod 1777 "$U"
+	chown 65534 "$U/theirs"
+	printf 'root secret\n' >"$T/root-file"
+	chmod 600 "$T/root-file"
+	ln -s "$T/root-file" "$U/theirs/gone.bin"
+	conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MISSING_DIR=$U/theirs"
+	for mode in 755 777; do
+		chmod "$mode" "$U/theirs"
+		: >"$LOGF"
+		request gone.bin
+		run agent firmware
+		status_is 1
+		file_is "$REQ/loading" -1
+		file_is "$T/root-file" "root secret
+" "root's file, through a link in a MISSING_DIR of uid 65534 (mode $mode)"
+		[ -L "$U/theirs/gone.bin" ] || fail "the link in another's MISSING_DIR was touched: $(cat "$LOGF")"
+		log_has "fwload: $U/theirs: not root's alone (owner 65534, mode $mode); MISSING_DIR refused: no list of missing firmware until it is"
+	done
+	# Root's, but writable by others: refused too.
+	chown 0 "$U/theirs"
+	chmod 777 "$U/theirs"
+	: >"$LOGF"
+	request gone.bin
+	run agent firmware
+	status_is 1
+	file_is "$T/root-file" "root secret
+" "root's file, through a link in a MISSING_DIR of mode 777"
+	log_has "fwload: $U/theirs: not root's alone (owner 0, mode 777); MISSING_DIR refused: no list of missing firmware until it is"
+fi

@@ -107,10 +107,10 @@ for f in "$CONF:666" "$CONF:644:65534" "$T/fwload.rules:664" "$T/fwload.rules:64
 	status_is 2
 	file_is "$REQ/loading" -1 "loading ($file, mode $mode, owner $owner)"
 	log_has "fwload: $file: not root's alone (owner $owner, mode $mode); not read: every request is cancelled until it is"
-	log_has "fwload: cancelled x.bin for $E_DEVPATH; not root's alone (owner $owner, mode $mode): $file; not read"
+	log_has "fwload: cancelled x.bin for $E_DEVPATH; $file is not root's alone (owner $owner, mode $mode): not read"
 	run ctl explain x.bin
 	status_is 2
-	grep -q "not root's alone (owner $owner, mode $mode): $file; not read; the request would be" "$T/stdout" ||
+	grep -q "$file is not root's alone (owner $owner, mode $mode): not read; the request would be" "$T/stdout" ||
 		fail "explain ($file): $(cat "$T/stdout")"
 	chmod 644 "$file"
 	chown 0 "$file"
