@@ -835,8 +835,9 @@ hold_max=64
 # searched (for the log line). A held request holds no lock: it is only
 # this shell, searching again every quarter second (one sleep process at a
 # time), until one of
-#   - the image is there, and unchanged since the search before (a copy
-#     still being written is not loaded half): returns 1, the agent loads it;
+#   - the image is there, no process has it open for writing, and it is
+#     unchanged since the search before (a copy still being written is not
+#     loaded half): returns 1, the agent loads it;
 #   - HOLD's end (or the kernel's timeout for this request, less 2 s, if
 #     that comes first; in whole seconds of the boot clock, so between HOLD
 #     and HOLD + 1 s, whatever the wall clock does), settle has run (before
@@ -867,10 +868,12 @@ hold_wait() {
 	if [ -z "${hold_on-}" ]; then
 		hold_start "$1" "$3" "$4" || return
 	elif [ -n "$2" ]; then
-		# Found while held: loaded once it is the same file, of the same
-		# size and times, two searches running.
-		_id=$("$fwload" -I "$2" 2>/dev/null)
-		if [ "$_id" = "$hold_id" ]; then
+		# Found while held: loaded once no process has it open for
+		# writing (fwload -I -W: 5 while one has) and it is the same file,
+		# of the same size and times, two searches running.
+		_id=$("$fwload" -I -W "$2" 2>/dev/null)
+		[ $? != 5 ] || _id=''
+		if [ -n "$_id" ] && [ "$_id" = "$hold_id" ]; then
 			hold_done
 			return 1
 		fi

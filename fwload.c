@@ -63,8 +63,8 @@ static const char usage_text[] =
 	"       fwload [-ev] [-s SYSFS] [-t WAIT] [-n NAME] [-l LOG] [-w NOTE] [-k LOCKDIR] [-K CACHE]\n"
 	"              -c DEVPATH\n"
 	"       fwload [-l LOG] -L MESSAGE\n"
-	"       fwload -I [-R REF] PATH...  (a configuration cache's stamp; 7: changed after REF;\n"
-	"                                   4: a file or directory not root's alone)\n"
+	"       fwload -I [-R REF] [-W] PATH...  (a configuration cache's stamp; 7: changed after REF;\n"
+	"                                   4: a file or directory not root's alone; -W 5: a file open for writing)\n"
 	"       fwload [-v] -K CACHE|STAMP (exit 0 fresh, 7 stale; 4 CACHE's directory not ours alone)\n"
 	"       fwload [-s SYSFS] [-U] -i DEVPATH (the request's key)\n"
 	"       fwload [-s SYSFS] -P [COMMAND [ARG]...] (the pending requests)\n"
@@ -770,6 +770,61 @@ close_cache:
 }
 
 /*
+ * Is the file st is of (device and inode) open for writing in a process
+ * (a copy still being written)? Every process's fds are looked at (links
+ * followed: what is open) and, for one of st, its flags (fdinfo); ours and
+ * those /proc does not show us are not. 0 when /proc cannot be read.
+ */
+static int being_written(const struct stat *st)
+{
+	unsigned long long pbuf[512], fbuf[512];  /* getdents64's records (8-byte aligned) */
+	int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), found = 0;
+	long n, m;
+	pid_t me = getpid();
+
+	while (proc >= 0 && !found && (n = syscall(SYS_getdents64, proc, pbuf, sizeof(pbuf))) > 0)
+		for (long pos = 0; pos < n && !found; pos += ((struct dent64 *)(void *)((char *)pbuf + pos))->reclen) {
+			const char *pid = ((struct dent64 *)(void *)((char *)pbuf + pos))->name;
+			struct line path = { .len = 0 };
+			int fds;
+
+			if (*pid < '1' || *pid > '9' || parse_num(pid, INT32_MAX, NULL) == me)
+				continue;
+			line_fmt(&path, "%s/fd", pid);
+			if ((fds = openat(proc, path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+				continue;
+			while (!found && (m = syscall(SYS_getdents64, fds, fbuf, sizeof(fbuf))) > 0)
+				for (long f = 0; f < m && !found; f += ((struct dent64 *)(void *)((char *)fbuf + f))->reclen) {
+					const char *fd = ((struct dent64 *)(void *)((char *)fbuf + f))->name;
+					char info[256], *flags;
+					struct stat o;
+					unsigned long v;
+					ssize_t r = -1;
+					int i;
+
+					if (*fd < '0' || *fd > '9' || fstatat(fds, fd, &o, 0) < 0 || !same_file(&o, st))
+						continue;
+					path.len = 0;
+					line_fmt(&path, "%s/fdinfo/%s", pid, fd);
+					if ((i = openat(proc, path.buf, O_RDONLY | O_CLOEXEC)) >= 0) {
+						r = read(i, info, sizeof(info) - 1);
+						close(i);
+					}
+					info[r > 0 ? r : 0] = '\0';
+					if (!(flags = strstr(info, "flags:\t")))
+						continue;
+					for (v = 0, flags += 7; *flags >= '0' && *flags <= '7'; flags++)
+						v = v << 3 | (unsigned long)(*flags - '0');  /* octal */
+					found = (v & O_ACCMODE) != O_RDONLY;
+				}
+			close(fds);
+		}
+	if (proc >= 0)
+		close(proc);
+	return found;
+}
+
+/*
  * -I [-R REF] PATH...: the stamp line on stdout. UNSAFE (4) when a regular
  * file or a directory among PATH... is not root's alone (ours_alone(): its
  * content is not to be believed), one line on stderr for each. REF, a file the caller
@@ -777,12 +832,15 @@ close_cache:
  * them may change again unseen (same size, same times), its change time
  * not before REF's, or, where times have no sub-second part (ext4 with
  * 128-byte inodes, FAT), not 2 s before it (or REF is not there, or its
- * directory is not ours alone): a stamp for no cache.
+ * directory is not ours alone): a stamp for no cache. With -W (writers):
+ * BUSY (5), before 7, when a regular file among them is open for writing
+ * in a process (being_written()): still being written.
  */
-static int print_stamp(char **paths, int n, const char *reffile)
+static int print_stamp(char **paths, int n, const char *reffile, int writers)
 {
 	struct stat ref, st;
 	int fd = reffile ? open_ours(reffile) : -1, recent = reffile && (fd < 0 || fstat(fd, &ref) < 0), unsafe = 0;
+	int written = 0;
 
 	if (fd >= 0)
 		close(fd);
@@ -799,6 +857,8 @@ static int print_stamp(char **paths, int n, const char *reffile)
 			to_stderr(msg.buf);
 			unsafe = 1;
 		}
+		if (writers && S_ISREG(st.st_mode) && !written && being_written(&st))
+			written = 1;
 		if (!reffile || recent || !S_ISREG(st.st_mode))
 			continue;
 		d = (int64_t)ref.st_ctim.tv_sec - st.st_ctim.tv_sec;
@@ -807,7 +867,8 @@ static int print_stamp(char **paths, int n, const char *reffile)
 	st_put('\n');
 	if (stamp.len > sizeof(stamp.buf) - 1)
 		usage("-I: the stamp would be longer than 4096 bytes");
-	return write_all(1, stamp.buf, stamp.len) < 0 ? EX_SYSTEM : unsafe ? UNSAFE : recent ? CHANGED : 0;
+	return write_all(1, stamp.buf, stamp.len) < 0 ? EX_SYSTEM : unsafe ? UNSAFE : written ? BUSY :
+	       recent ? CHANGED : 0;
 }
 
 /* --- The request and its lock. --- */
@@ -1198,7 +1259,7 @@ int main(int argc, char **argv)
 	const char *env = getenv("TIMEOUT"), *val = NULL, *lmsg = NULL, *cache = NULL, *ref = NULL, *why, *roots[argc];
 	static struct line src;
 	struct opts o = { .argc = argc, .argv = argv, .i = 1 };
-	int c, cancel = 0, stamp_only = 0, key_only = 0, list = 0;
+	int c, cancel = 0, stamp_only = 0, key_only = 0, list = 0, writers = 0;
 
 	opt.start = now_ms();
 	/* the request's TIMEOUT (the kernel's has no limit; ours is a day) */
@@ -1214,12 +1275,12 @@ int main(int argc, char **argv)
 	opt.deadline_s = 300;
 	opt.max_size = 256 << 20;  /* linux-firmware's largest is far below */
 	help_version(argc, argv, usage_text, "fwload " FWLOAD_VERSION "\n", 0);
-	while ((c = opt_next(&o, "cevIiPUs:t:T:S:n:l:w:r:L:K:k:R:", &val)) != -1) {
+	while ((c = opt_next(&o, "cevIiPUWs:t:T:S:n:l:w:r:L:K:k:R:", &val)) != -1) {
 		if (c == '?' || c == ':')
 			usage(c == '?' ? "unknown option" : "option wants a value");
-		else if (c == 'c' || c == 'e' || c == 'v' || c == 'I' || c == 'i' || c == 'P' || c == 'U')
+		else if (c == 'c' || c == 'e' || c == 'v' || c == 'I' || c == 'i' || c == 'P' || c == 'U' || c == 'W')
 			*(c == 'c' ? &cancel : c == 'e' ? &opt.seen : c == 'v' ? &opt.verbose : c == 'I' ? &stamp_only :
-			  c == 'i' ? &key_only : c == 'U' ? &opt.upload : &list) = 1;
+			  c == 'i' ? &key_only : c == 'U' ? &opt.upload : c == 'W' ? &writers : &list) = 1;
 		else if (c == 's' || c == 'n' || c == 'w' || c == 'L' || c == 'K' || c == 'k' || c == 'R')
 			*(c == 's' ? &opt.sysfs : c == 'n' ? &opt.name : c == 'w' ? &opt.note :
 			  c == 'L' ? &lmsg : c == 'K' ? &cache : c == 'R' ? &ref : &opt.lockdir) = val;
@@ -1248,12 +1309,12 @@ int main(int argc, char **argv)
 	}
 	if (opt.upload && (cancel || stamp_only || list || lmsg || cache))
 		usage("-U goes with DEVPATH FILE or -i only");
-	if (ref && !stamp_only)
-		usage("-R goes with -I only");
+	if ((ref || writers) && !stamp_only)
+		usage(ref ? "-R goes with -I only" : "-W goes with -I only");
 	if (stamp_only) {
 		if (argc < 1 || cancel || lmsg || cache)
-			usage("-I takes [-R REF] PATH... only");
-		return print_stamp(argv, argc, ref);
+			usage("-I takes [-R REF] [-W] PATH... only");
+		return print_stamp(argv, argc, ref, writers);
 	}
 	if (list) {
 		if (cancel || lmsg || cache || key_only)
