@@ -784,17 +784,20 @@ hold_alive() {
 }
 
 # hold_count: $holds, the requests held now: the records in $rundir/held
-# whose agent runs. A record whose agent is gone (killed, or ended without
-# its hold_done) and whose request is gone too (its DEVPATH leads to no
-# request of its key) is nobody's: removed. One whose request is still
-# there is kept: the next agent of that request takes its end over.
+# whose agent runs, and $holds_dev, those of this request's device (the
+# DEVPATHs under ${DEVPATH%/*}). A record whose agent is gone (killed, or
+# ended without its hold_done) and whose request is gone too (its DEVPATH
+# leads to no request of its key) is nobody's: removed. One whose request
+# is still there is kept: the next agent of that request takes its end
+# over.
 hold_count() {
-	holds=0
+	holds=0 holds_dev=0
 	for _f in "$rundir/held"/*; do
 		_u='' _p='' _s='' _dp=''
 		read -r _u _p _s _dp 2>/dev/null <"$_f" || continue
 		if hold_alive "$_u" "$_p" "$_s"; then
 			holds=$((holds + 1))
+			[ "${_dp%/*}" != "${DEVPATH%/*}" ] || holds_dev=$((holds_dev + 1))
 		elif [ "$("$fwload" -s "$sysfs" -i "${_dp:-/}" 2>/dev/null)" != "${_f##*/}" ]; then
 			rm -f "$_f" 2>/dev/null
 		fi
@@ -802,30 +805,44 @@ hold_count() {
 }
 
 # hold_rank: $ahead, the requests held by agents that started before this
-# one (their records: start time, then pid). hold_count before a hold
-# cannot see the agents counting at the same moment: each also counts,
-# once its record is written, those ahead of it (and again after 1 s and
-# 4 s, for a record written late), and the later agents of a burst past
-# $hold_max cancel, whatever the order they wrote in.
+# one (their records: start time, then pid), and $ahead_dev, those of them
+# of this request's device. hold_count before a hold cannot see the agents
+# counting at the same moment: each also counts, once its record is
+# written, those ahead of it (and again after 1 s and 4 s, for a record
+# written late), and the later agents of a burst past $hold_max (or
+# $hold_dev_max) cancel, whatever the order they wrote in.
 hold_rank() {
-	ahead=0
+	ahead=0 ahead_dev=0
 	# shellcheck disable=SC2086 # "PID START"
 	set -- $hold_me
 	case ${2-} in '' | *[!0-9]*) return 0 ;; esac
 	for _f in "$rundir/held"/*; do
 		[ "$_f" != "$hold_file" ] || continue
-		_u='' _p='' _s=''
-		read -r _u _p _s _ 2>/dev/null <"$_f" || continue
+		_u='' _p='' _s='' _dp=''
+		read -r _u _p _s _dp 2>/dev/null <"$_f" || continue
 		hold_alive "$_u" "$_p" "$_s" || continue
 		if [ "$_s" -lt "$2" ] || { [ "$_s" = "$2" ] && [ "$_p" -lt "$1" ]; }; then
 			ahead=$((ahead + 1))
+			[ "${_dp%/*}" != "${DEVPATH%/*}" ] || ahead_dev=$((ahead_dev + 1))
 		fi
 	done
 }
 
-# The most requests held at once: a device asking for name after name (or
-# one built to) holds at most this many agents, each a shell and a sleep.
-hold_max=64
+# hold_full WHAT: the most requests held at once, $hold_max on the system
+# (a device asking for name after name, or one built to, holds at most
+# that many agents, each a shell and a sleep) and $hold_dev_max of one
+# device (one cannot starve the others), are held already: $hold_why
+# says so, WHAT how it begins.
+hold_max=64 hold_dev_max=8
+hold_full() {
+	if [ "$1" -ge "$hold_max" ]; then
+		hold_why="$3 $1 requests are held already (at most $hold_max)"
+	elif [ "$2" -ge "$hold_dev_max" ]; then
+		hold_why="$3 $2 requests of ${DEVPATH%/*} are held already (at most $hold_dev_max a device)"
+	else
+		return 1
+	fi
+}
 
 # hold_wait REQUEST FOUND STAMP WHERE: the agent found no image for the
 # pending request at REQUEST (its sysfs directory) and HOLD= is set, or it
@@ -906,10 +923,7 @@ hold_start() {
 	# that is no longer fresh (7: the agent reads the files again).
 	[ -z "$2" ] || "$fwload" -K "$2" 2>/dev/null || return 7
 	hold_count
-	if [ "$holds" -ge "$hold_max" ]; then
-		hold_why="HOLD=$hold, but $holds requests are held already (at most $hold_max)"
-		return 1
-	fi
+	! hold_full "$holds" "$holds_dev" "HOLD=$hold, but" || return 1
 	if [ -n "${FWLOAD_HOLD_DETACH-}" ]; then
 		FWLOAD_HOLD_DETACH='' "$libexec/firmware.agent" firmware </dev/null >/dev/null 2>&1 &
 		return 8
@@ -926,8 +940,7 @@ hold_start() {
 		return 1
 	fi
 	hold_rank
-	if [ "$ahead" -ge "$hold_max" ]; then
-		hold_why="HOLD=$hold, but $ahead requests are held already (at most $hold_max)"
+	if hold_full "$ahead" "$ahead_dev" "HOLD=$hold, but"; then
 		hold_done
 		return 1
 	fi
@@ -1005,8 +1018,7 @@ hold_next() {
 	case $hold_n in
 	4 | 16)
 		hold_rank
-		if [ "$ahead" -ge "$hold_max" ]; then
-			hold_why="held, but $ahead requests held by agents that started before this one (at most $hold_max)"
+		if hold_full "$ahead" "$ahead_dev" "held, but before this one"; then
 			hold_done
 			return 1
 		fi
