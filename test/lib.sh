@@ -200,6 +200,31 @@ standin_hotplugd() {
 		fail "no test/hotplugd-standin: make check-fast builds it"
 }
 
+# udevd_standin PROC [UID]: a udev daemon as fwloadctl sees one: a process
+# whose program is $UROOT/lib/systemd/systemd-udevd (a copy of sleep, run
+# as UID, root by default), named in PROC/PID/comm (the fake /proc the
+# case gives fwloadctl as PROCFS); $standin its pid, added to $standins
+# (the case ends them: they end by themselves within 300 s). With UID other
+# than 0 the program is a copy of its own outside udev's directories: a
+# user's fake.
+udevd_standin() {
+	if [ "${2:-0}" = 0 ]; then
+		_u=$UROOT/lib/systemd/systemd-udevd
+	else
+		_u=$T/fake-udevd/systemd-udevd
+	fi
+	{ mkdir -p "${_u%/*}" && { [ -x "$_u" ] || cp /bin/sleep "$_u"; }; } || fail "cannot make $_u"
+	chmod 755 "$T" "${_u%/*}"
+	if [ "${2:-0}" = 0 ]; then
+		"$_u" 300 &
+	else
+		/usr/bin/setpriv --reuid="$2" --regid="$2" --clear-groups "$_u" 300 &
+	fi
+	standin=$!
+	standins="${standins-} $standin"
+	{ mkdir -p "$1/$standin" && echo systemd-udevd >"$1/$standin/comm"; } || fail "cannot write $1/$standin/comm"
+}
+
 # uptime_s: $up, whole seconds of the boot clock.
 uptime_s() {
 	read -r up _ </proc/uptime

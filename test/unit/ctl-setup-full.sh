@@ -15,14 +15,14 @@
 [ "$(id -u)" = 0 ] || fail "this case mounts file systems: run it as root"
 FULL=$T/full
 mkdir -p "$FULL"
-trap 'umount "$FULL" 2>/dev/null; rm -rf "$T"' EXIT
+trap 'kill $standins 2>/dev/null; umount "$FULL" 2>/dev/null; rm -rf "$T"' EXIT
 P=$T/proc
 H=$P/sys/kernel/hotplug
 F=$P/sys/kernel/firmware_config/force_sysfs_fallback
 LIB=$UROOT/lib/udev/rules.d
 MASK=$UROOT/run/udev/rules.d/50-firmware.rules
-mkdir -p "${F%/*}" "$SYS/class/firmware" "$LIB" "$T/bin" "$P/412"
-echo systemd-udevd >"$P/412/comm"
+mkdir -p "${F%/*}" "$SYS/class/firmware" "$LIB" "$T/bin"
+udevd_standin "$P"
 printf '%s\n' 'SUBSYSTEM=="firmware", ACTION=="add", ATTR{loading}="-1"' >"$LIB/50-firmware.rules"
 printf '#!/bin/sh\necho "$*" >>"%s"\n' "$T/udevadm-ran" >"$T/bin/udevadm"
 chmod 755 "$T/bin/udevadm"
