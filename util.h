@@ -96,8 +96,11 @@ UTIL void line_put(struct line *l, char c)
 /*
  * Append to l, printf-like, six conversions only:
  *   %s  text as it is (our own words, paths we chose)
- *   %q  text from outside (an event, a file name): control bytes, DEL and
- *       backslashes as \xNN, so no name can forge a second log line
+ *   %q  text from outside (an event, a file name): control bytes, DEL,
+ *       backslashes and every byte that is not part of a UTF-8 character
+ *       from U+00A0 up (utf8_char(): C1 controls such as CSI, U+009B, as
+ *       UTF-8 or as the one byte an 8-bit terminal takes) as \xNN, so no
+ *       name can forge a second log line or drive a terminal
  *   %d  a long long (cast every argument: varargs do not convert); %u and
  *       %o the same taken as unsigned, in decimal and octal; a width
  *       between % and the letter (%9d) pads with zeros in front
@@ -105,6 +108,26 @@ UTIL void line_put(struct line *l, char c)
  *       these programs meet, from <errno.h>'s values (they differ between
  *       architectures); no strerror table in a static binary
  */
+/* The length of the UTF-8 character at s when it is one from U+00A0 up
+ * (not a C1 control, not overlong, no surrogate, at most U+10FFFF), else 0.
+ * Never reads past a NUL. */
+UTIL size_t utf8_char(const unsigned char *s)
+{
+	size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
+		   s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	uint32_t v = s[0] & (0x7f >> n);
+
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = v << 6 | (s[i] & 0x3f);
+	}
+	if (!n || v < 0xa0 || (n == 3 && v < 0x800) || (n == 4 && v < 0x10000) || (v >= 0xd800 && v <= 0xdfff) ||
+	    v > 0x10ffff)
+		return 0;
+	return n;
+}
+
 UTIL void line_vfmt(struct line *l, const char *f, va_list ap)
 {
 	static const unsigned short codes[] = {
@@ -132,8 +155,14 @@ UTIL void line_vfmt(struct line *l, const char *f, va_list ap)
 		if (*f == 's' || *f == 'q') {
 			for (s = va_arg(ap, const char *); *s; s++) {
 				unsigned char c = (unsigned char)*s;
+				size_t u = *f == 'q' && c >= 0x80 ? utf8_char((const unsigned char *)s) : 0;
 
-				if (*f == 'q' && (c < ' ' || c == 0x7f || c == '\\')) {
+				while (u > 1) {  /* a whole character from U+00A0 up */
+					line_put(l, *s++);
+					u--;
+					c = (unsigned char)*s;
+				}
+				if (*f == 'q' && !u && (c < ' ' || c == 0x7f || c == '\\' || c >= 0x80)) {
 					line_put(l, '\\');
 					line_put(l, 'x');
 					line_put(l, "0123456789abcdef"[c >> 4]);
