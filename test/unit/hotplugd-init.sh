@@ -55,6 +55,33 @@ status_is 0
 wait_for "[ ! -e '$T/pid' ]" "the pid file is still there after stop"
 HPID=
 
+# A pid file left by a hotplugd that died (unlocked), naming a process of
+# another user's by now: not taken for hotplugd (status says not running,
+# stop leaves that process alone, start starts hotplugd). Root only.
+if [ "$(id -u)" = 0 ]; then
+	chmod 755 "$T"
+	/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups sleep 300 &
+	other=$!
+	echo "$other" >"$T/pid"
+	initd status
+	status_is 3
+	stdout_is "hotplugd is not running"
+	initd stop
+	status_is 0
+	kill -0 "$other" 2>/dev/null || fail "stop signalled the process a stale pid file named"
+	initd start
+	status_is 0
+	read -r pid <"$T/pid" || fail "no pid file after start"
+	[ "$pid" != "$other" ] || fail "start took the stale pid file's process for hotplugd"
+	HPID=$pid
+	grep -q "^hotplugd: listening (pid $pid)" "$T/hpd.err" || fail "start did not start hotplugd"
+	initd stop
+	status_is 0
+	wait_for "[ ! -e '$T/pid' ]" "the pid file is still there after stop"
+	HPID=
+	kill "$other"
+fi
+
 # A start that fails says so.
 printf '#!/bin/sh\nexit 111\n' >"$T/hotplugd"
 initd start
