@@ -511,17 +511,23 @@ absolute() {
 	esac
 }
 
-# absolute_dirs: fw_path, the absolute directories of $v (':' between),
-# each other one left out with a warning (conf_read's loop: globbing off,
-# IFS back to $_ifs after).
+# absolute_dirs: fw_path, $v (directories, ':' between) less each one
+# that is not an absolute path, left out with a warning (conf_read's loop:
+# globbing off, IFS back to $_ifs after).
 absolute_dirs() {
-	fw_path=''
+	fw_path=$v
 	IFS=:
 	for _d in $v; do
 		case $_d in
-		'') ;;
-		/*) fw_path=$fw_path${fw_path:+:}$_d ;;
-		*) bad "FIRMWARE_PATH: '$_d' is not an absolute path; left out" ;;
+		'' | /*) ;;
+		*)
+			bad "FIRMWARE_PATH: '$_d' is not an absolute path; left out"
+			fw_path=:$fw_path:
+			while :; do
+				case $fw_path in *":$_d:"*) fw_path=${fw_path%%":$_d:"*}:${fw_path#*":$_d:"} ;; *) break ;; esac
+			done
+			fw_path=${fw_path#:} fw_path=${fw_path%:}
+			;;
 		esac
 	done
 	IFS=$_ifs

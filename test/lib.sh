@@ -172,11 +172,11 @@ request() {
 		fail "cannot make the request directory $REQ"
 }
 
-# pending NAME: a request the kernel made without a uevent reaching us, as
-# the rescan finds it: request NAME, its uevent file, and its link in
-# $SYS/class/firmware.
+# pending NAME [DEVPATH]: a request the kernel made without a uevent
+# reaching us, as the rescan finds it: request NAME [DEVPATH], its uevent
+# file, and its link in $SYS/class/firmware.
 pending() {
-	request "$1"
+	request "$@"
 	{
 		printf 'FIRMWARE=%s\nTIMEOUT=60\nASYNC=1\n' "$1" >"$REQ/uevent" &&
 			mkdir -p "$SYS/class/firmware" &&

@@ -3,7 +3,8 @@
 # child FWLOAD_HOLD_DETACH=1, and an agent that would hold leaves the
 # request to an agent of its own in the background (status 8) and ends,
 # as under fwloadctl rescan. With -j 5 and 16 missing names held (HOLD=60,
-# a device trying its firmware versions one by one), a request whose file
+# four devices with four names each: at most 8 a device are held), a
+# request whose file
 # is there from the start is served, and all 16 are held at once, each by
 # an agent outside hotplugd's slots (in a slot each, at most 5 were held,
 # the other requests waiting for HOLD to end). Counts, not times: the
@@ -29,7 +30,7 @@ chmod 755 "$T/prog"
 recs=
 i=1
 while [ "$i" -le 16 ]; do
-	pending "missing-$i.bin"
+	pending "missing-$i.bin" "/devices/virtual/misc/dev$((i % 4))/missing-$i.bin"
 	hold_rec
 	recs="$recs $REC"
 	i=$((i + 1))
@@ -53,7 +54,7 @@ done
 assert_eq "requests held at once" 16 "$held"
 i=1
 while [ "$i" -le 16 ]; do
-	file_is "$SYS$TF/missing-$i.bin/loading" "" "missing-$i.bin (held)"
+	file_is "$SYS/devices/virtual/misc/dev$((i % 4))/missing-$i.bin/loading" "" "missing-$i.bin (held)"
 	i=$((i + 1))
 done
 # Each held agent's job ended at once (status 8): no slot is kept.

@@ -40,8 +40,6 @@ grep -qxF 'fwload=${FWLOAD:-/usr/sbin/fwload}' "$D/usr/lib/fwload/firmware.agent
 	fail "the agent's FWLOAD default not rewritten"
 grep -qxF 'libexec=${FWLOAD_LIBEXEC:-/usr/lib/fwload}' "$D/usr/lib/fwload/firmware.agent" ||
 	fail "the agent's FWLOAD_LIBEXEC default not rewritten"
-grep -qF 'exec "${FWLOADCTL:-/usr/sbin/fwloadctl}"' "$D/usr/lib/fwload/firmware.agent" ||
-	fail "the agent's FWLOADCTL default not rewritten"
 for v in 'conf=${FWLOAD_CONF:-/opt/etc/fwload.conf}' 'fwload=${FWLOAD:-/usr/sbin/fwload}' \
 	'libexec=${FWLOAD_LIBEXEC:-/usr/lib/fwload}' 'hotplug=${FWLOAD_HOTPLUG:-/usr/sbin/hotplug}' \
 	'hotplugd=${FWLOAD_HOTPLUGD:-/usr/sbin/hotplugd}' 'hooks=${HOTPLUG_DIR:-/opt/etc/hotplug.d}' \
