@@ -88,8 +88,9 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 all: $(C_PROGS)
 
-# Each C program is one file, NAME.c, plus util.h (the helper layer they
-# share); the version and the paths of the install (PATHS) are compiled in,
+# Each C program is one file, NAME.c, plus the headers they share
+# (util.h, the generic layer; request.h, what a request is; log.h, the log
+# sinks); the version and the paths of the install (PATHS) are compiled in,
 # and CPPFLAGS_NAME (if set) gives one program definitions of its own.
 # Each program's compile command is recorded in .NAME.cmd, which is
 # rewritten only when the command changes: a program is rebuilt when it
@@ -100,7 +101,8 @@ all: $(C_PROGS)
 # it changes no program (the test builds pass it, then the kernel layer's
 # guest installs from the same tree, read-only).
 CMD_LINE = $(CC) $(filter-out $(WERROR),$(WARN)) $(CFLAGS) $(CPPFLAGS) $(PATHS) $(CPPFLAGS_$*) $(LDFLAGS)
-$(C_PROGS): %: %.c util.h $(wildcard VERSION) .%.cmd
+HEADERS = util.h request.h log.h
+$(C_PROGS): %: %.c $(HEADERS) $(wildcard VERSION) .%.cmd
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(PATHS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
 
 .%.cmd: FORCE
@@ -117,9 +119,9 @@ PATHS = -DFWLOAD_RUNDIR='"$(RUNDIR)"' -DFWLOAD_SBINDIR='"$(SBINDIR)"' \
 
 # Test builds: a dynamically linked fwload and fwload-extract, and a
 # write()/sendfile()/read()/ioctl() fault injector to LD_PRELOAD into them.
-test/fwload-dyn: fwload.c util.h
+test/fwload-dyn: fwload.c $(HEADERS)
 	$(CC) $(WARN) $(PATHS) -O2 -g -o $@ fwload.c
-test/fwload-extract-dyn: fwload-extract.c util.h
+test/fwload-extract-dyn: fwload-extract.c $(HEADERS)
 	$(CC) $(WARN) $(PATHS) -O2 -g -o $@ fwload-extract.c
 test/fault.so: test/fault.c
 	$(CC) $(WARN) -O2 -fPIC -shared -o $@ test/fault.c -ldl
@@ -137,7 +139,7 @@ test/kernel/lockhold: test/kernel/lockhold.c
 
 # hotplugd's tests: its socket filter run by the kernel on an AF_UNIX pair,
 # and a sender of forged uevents.
-test/hotplugd-filter: test/hotplugd-filter.c hotplugd.c util.h
+test/hotplugd-filter: test/hotplugd-filter.c hotplugd.c $(HEADERS)
 	$(CC) $(WARN) -O2 -o $@ test/hotplugd-filter.c
 
 test/nlsend: test/nlsend.c
@@ -223,7 +225,7 @@ fuzz:
 	$(MAKE) fwload test/fuzz/fwload_args
 	sh test/fuzz/run
 
-test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c util.h
+test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c $(HEADERS)
 	clang -std=c11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -o $@ test/fuzz/fwload_args.c
 
 shellcheck:

@@ -208,15 +208,6 @@ static ssize_t slurp(const char *path, char *buf, size_t n)
 	return r < 0 ? -1 : (ssize_t)len;
 }
 
-/* linux_dirent64, as getdents64(2) fills it. */
-struct dent {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
-};
-
 /*
  * mtd:NAME, ubi:VOLUME and part:PARTNAME: the entry of SYSFS/class/CLASS
  * whose file FILE is the name whole, "NAME\n" (key "": an MTD device's or
@@ -229,36 +220,31 @@ struct dent {
 static int find_class(struct src *s, const char *class, const char *file, const char *key,
 		      const char *name, const char *what)
 {
-	static uint64_t dbuf[1024];  /* 8 KiB, aligned for struct dent */
+	static struct dirbuf d;
 	char dir[PATH_MAX], path[PATH_MAX], text[4096], dev[256] = "";
 	size_t nk = strlen(key), nn = strlen(name);
-	int found = 0, dfd;
-	long n;
+	const char *e;
+	int found = 0;
 
 	if (join(dir, sysfs, "/class/", class) < 0 ||
-	    (dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+	    (d = (struct dirbuf){ .fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }).fd < 0) {
 		say("%q: cannot open %q%e", s->spec, dir, errno);
 		return errno == ENOENT ? NOT_FOUND : EX_SYSTEM;
 	}
-	while ((n = syscall(SYS_getdents64, dfd, dbuf, sizeof(dbuf))) > 0) {
-		for (long off = 0; off < n; off += ((struct dent *)((char *)dbuf + off))->reclen) {
-			const char *e = ((struct dent *)((char *)dbuf + off))->name;
-
-			if (e[0] == '.' || strlen(e) >= sizeof(dev) || join(path, dir, "/", e) < 0 ||
-			    join(path, path, "/", file) < 0 || slurp(path, text, sizeof(text)) < 0)
-				continue;  /* no such file: not a volume, not a partition */
-			if (!nk && strncmp(text, name, nn) == 0 && text[nn] == '\n' && !text[nn + 1] && found++ == 0)
+	while ((e = dir_next(&d))) {
+		if (e[0] == '.' || strlen(e) >= sizeof(dev) || join(path, dir, "/", e) < 0 ||
+		    join(path, path, "/", file) < 0 || slurp(path, text, sizeof(text)) < 0)
+			continue;  /* no such file: not a volume, not a partition */
+		if (!nk && strncmp(text, name, nn) == 0 && text[nn] == '\n' && !text[nn + 1] && found++ == 0)
+			memcpy(dev, e, strlen(e) + 1);
+		for (char *p = text, *next; nk && p; p = next) {
+			if ((next = strchr(p, '\n')))
+				*next++ = '\0';
+			if (strncmp(p, key, nk) == 0 && strcmp(p + nk, name) == 0 && found++ == 0)
 				memcpy(dev, e, strlen(e) + 1);
-			for (char *p = text, *next; nk && p; p = next) {
-				if ((next = strchr(p, '\n')))
-					*next++ = '\0';
-				if (strncmp(p, key, nk) == 0 && strcmp(p + nk, name) == 0 && found++ == 0)
-					memcpy(dev, e, strlen(e) + 1);
-			}
 		}
 	}
-	close(dfd);
-	if (n < 0) {
+	if (errno) {
 		say("%q: cannot read %q%e", s->spec, dir, errno);
 		return EX_SYSTEM;
 	}

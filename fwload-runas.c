@@ -35,7 +35,7 @@
 #define _TIME_BITS 64
 #include <grp.h>
 #include <sys/prctl.h>
-#include "util.h"
+#include "request.h"
 
 static const char usage_text[] =
 	"usage: fwload-runas UID:GID PROGRAM [ARG]...\n"
@@ -65,28 +65,16 @@ static int ids_arg(const char *s, uid_t *uid, gid_t *gid)
 	return 0;
 }
 
-/* Has this process no controlling terminal? /proc/self/stat's seventh
- * field (tty_nr) is 0; where there is no /proc, /dev/tty cannot be opened
- * (ENXIO; ENOENT: no /dev/tty to open one by). */
+/* Has this process no controlling terminal? /proc/self/stat's tty_nr is
+ * 0; where there is no /proc, /dev/tty cannot be opened (ENXIO; ENOENT:
+ * no /dev/tty to open one by). */
 static int no_tty(void)
 {
-	char buf[512], *p;
-	ssize_t n = -1;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2;
+	int64_t tty = proc_stat(0, 7);
+	int fd;
 
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-	}
-	if (n > 0) {
-		buf[n] = '\0';
-		if ((p = strrchr(buf, ')')))  /* after the name, which may hold anything */
-			for (p++; *p && field < 7; p++)
-				if (*p == ' ')
-					field++;
-		if (p && field == 7)
-			return p[0] == '0' && p[1] == ' ';
-	}
+	if (tty >= 0)
+		return tty == 0;
 	fd = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0)
 		close(fd);

@@ -48,7 +48,8 @@
 #include <sys/sendfile.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
-#include "util.h"
+#include "log.h"
+#include "request.h"
 
 #ifndef SYS_openat2
 #define SYS_openat2 437  /* Linux 5.6; the generic number */
@@ -216,6 +217,21 @@ static void read_child_err(void)
 	for (ssize_t i = 0; i < r && !child_nl; i++)
 		if (!(child_nl = b[i] == '\n') && child_len < sizeof(child_line) - 1)
 			child_line[child_len++] = b[i];
+}
+
+/* Our children, each SIGKILLed: the processes /proc says we are the
+ * parent of (the keeper is a subreaper: what COMMAND started comes to it as
+ * its parents die). A child's pid stays ours until we reap it: never
+ * another's. */
+static void kill_children(void)
+{
+	struct dirbuf d = { .fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC) };
+	int64_t me = getpid(), pid;
+	const char *name;
+
+	while ((name = dir_next(&d)))
+		if ((pid = parse_num(name, INT32_MAX, NULL)) > 0 && proc_stat(pid, 4) == me)
+			kill((pid_t)pid, SIGKILL);
 }
 
 /*
@@ -498,6 +514,96 @@ static enum fault copy(int in, int data, int64_t size, pid_t keeper_pid, int64_t
 /* --- The image. --- */
 
 /*
+ * A path resolved by hand (fwload -r's fallback where openat2 cannot):
+ * name walked one component at a time, each opened O_PATH|O_NOFOLLOW
+ * from the directory before it; a link's text is read from the link
+ * opened (never looked up again) and walked in turn, at most 40; a name
+ * followed by '/' must be a directory (ENOTDIR). The O_PATH handle of what
+ * name leads to, and its real path in real: nothing swapped in meanwhile
+ * makes that path name another file.
+ * At "/" the next name is opened whole ("/x"), never "/" itself (which
+ * qemu-user's -L would take for its prefix).
+ */
+static int walk_path(const char *name, char *real)
+{
+	static char todo[PATH_MAX], link[PATH_MAX];
+	size_t len = 0;
+	int d = AT_FDCWD, fd = -1, links = 0, dots;
+	char *p = todo, *end, c;
+	struct stat st;
+	ssize_t n;
+
+	if ((n = (ssize_t)strlen(name)) >= (ssize_t)sizeof(todo))
+		return errno = ENAMETOOLONG, -1;
+	memcpy(todo, name, (size_t)n + 1);
+	if (*p != '/') {  /* from the working directory (the raw call: no malloc) */
+		if (syscall(SYS_getcwd, real, PATH_MAX) < 0 || real[0] != '/' ||
+		    (d = open(".", O_PATH | O_CLOEXEC)) < 0)
+			return -1;
+		len = real[1] ? strlen(real) : 0;
+	}
+	while (*p) {
+		if (*p == '/' && p++)
+			continue;
+		c = *(end = strchrnul(p, '/'));
+		*end = '\0';
+		dots = strcmp(p, ".") == 0 ? 1 : strcmp(p, "..") == 0 ? 2 : 0;
+		if (dots == 1 || (dots == 2 && d == AT_FDCWD)) {  /* "/.." is "/" */
+			*end = c, p = end;
+			continue;
+		}
+		fd = openat(d, d == AT_FDCWD ? p - 1 : p, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		*end = c;
+		if (fd < 0 || fstat(fd, &st) < 0)
+			goto close_fd;
+		if (S_ISLNK(st.st_mode)) {  /* its text, then the rest; relative to "/" there */
+			if ((n = readlinkat(fd, "", link + 1, sizeof(link) - 2)) < 0)
+				goto close_fd;
+			if (n == 0 || ++links > 40 || (size_t)n + 1 + strlen(end) >= sizeof(link)) {
+				errno = n == 0 ? ENOENT : links > 40 ? ELOOP : ENAMETOOLONG;
+				goto close_fd;
+			}
+			close(fd);
+			link[0] = '/';
+			memcpy(link + 1 + n, end, strlen(end) + 1);
+			n = link[1] == '/' || d != AT_FDCWD;  /* "/" in front, or not */
+			memcpy(p = todo, link + n, strlen(link + n) + 1);
+			if (*p == '/' && d != AT_FDCWD)
+				close(d), d = AT_FDCWD, len = 0;
+			continue;
+		}
+		if (c == '/' && !S_ISDIR(st.st_mode)) {  /* "FILE/", "FILE/.": no file, as open(2) says */
+			errno = ENOTDIR;
+			goto close_fd;
+		}
+		if (dots == 2) {
+			while (len > 0 && real[--len] != '/')
+				;
+		} else if (len + 1 + (size_t)(end - p) < PATH_MAX) {
+			real[len++] = '/';
+			memcpy(real + len, p, (size_t)(end - p));
+			len += (size_t)(end - p);
+		} else {
+			errno = ENAMETOOLONG;
+			goto close_fd;
+		}
+		if (d != AT_FDCWD)
+			close(d);
+		d = fd, p = end;
+	}
+	if (len == 0)
+		real[len++] = '/';
+	real[len] = '\0';
+	return d == AT_FDCWD ? open("/", O_PATH | O_CLOEXEC) : d;
+close_fd:
+	if (fd >= 0)
+		close(fd);
+	if (d != AT_FDCWD)
+		close(d);
+	return -1;
+}
+
+/*
  * FILE as an O_PATH handle. With -r DIR...: opened from the DIR its name
  * starts with by openat2(RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS): no link
  * leads out, whenever it is swapped in. Where openat2 cannot (ENOSYS
@@ -769,6 +875,32 @@ close_cache:
 	return ok;
 }
 
+/* Is fd FD of process PID (fds: its /proc/PID/fd) the file st is of, open
+ * for writing (its fdinfo's flags)? */
+static int open_for_writing(int proc, int fds, const char *pid, const char *fd, const struct stat *st)
+{
+	struct line path = { .len = 0 };
+	char info[256], *flags;
+	unsigned long v = 0;
+	struct stat o;
+	ssize_t r = -1;
+	int i;
+
+	if (fstatat(fds, fd, &o, 0) < 0 || !same_file(&o, st))
+		return 0;
+	line_fmt(&path, "%s/fdinfo/%s", pid, fd);
+	if ((i = openat(proc, path.buf, O_RDONLY | O_CLOEXEC)) >= 0) {
+		r = read(i, info, sizeof(info) - 1);
+		close(i);
+	}
+	info[r > 0 ? r : 0] = '\0';
+	if (!(flags = strstr(info, "flags:\t")))
+		return 0;
+	for (flags += 7; *flags >= '0' && *flags <= '7'; flags++)
+		v = v << 3 | (unsigned long)(*flags - '0');  /* octal */
+	return (v & O_ACCMODE) != O_RDONLY;
+}
+
 /*
  * Is the file st is of (device and inode) open for writing in a process
  * (a copy still being written)? Every process's fds are looked at (links
@@ -777,50 +909,26 @@ close_cache:
  */
 static int being_written(const struct stat *st)
 {
-	unsigned long long pbuf[512], fbuf[512];  /* getdents64's records (8-byte aligned) */
-	int proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), found = 0;
-	long n, m;
-	pid_t me = getpid();
+	static struct dirbuf procs, fds;
+	int64_t me = getpid(), pid;
+	const char *p, *fd;
+	int found = 0;
 
-	while (proc >= 0 && !found && (n = syscall(SYS_getdents64, proc, pbuf, sizeof(pbuf))) > 0)
-		for (long pos = 0; pos < n && !found; pos += ((struct dent64 *)(void *)((char *)pbuf + pos))->reclen) {
-			const char *pid = ((struct dent64 *)(void *)((char *)pbuf + pos))->name;
-			struct line path = { .len = 0 };
-			int fds;
+	procs = (struct dirbuf){ .fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC) };
+	while (!found && (p = dir_next(&procs))) {
+		struct line path = { .len = 0 };
 
-			if (*pid < '1' || *pid > '9' || parse_num(pid, INT32_MAX, NULL) == me)
-				continue;
-			line_fmt(&path, "%s/fd", pid);
-			if ((fds = openat(proc, path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-				continue;
-			while (!found && (m = syscall(SYS_getdents64, fds, fbuf, sizeof(fbuf))) > 0)
-				for (long f = 0; f < m && !found; f += ((struct dent64 *)(void *)((char *)fbuf + f))->reclen) {
-					const char *fd = ((struct dent64 *)(void *)((char *)fbuf + f))->name;
-					char info[256], *flags;
-					struct stat o;
-					unsigned long v;
-					ssize_t r = -1;
-					int i;
-
-					if (*fd < '0' || *fd > '9' || fstatat(fds, fd, &o, 0) < 0 || !same_file(&o, st))
-						continue;
-					path.len = 0;
-					line_fmt(&path, "%s/fdinfo/%s", pid, fd);
-					if ((i = openat(proc, path.buf, O_RDONLY | O_CLOEXEC)) >= 0) {
-						r = read(i, info, sizeof(info) - 1);
-						close(i);
-					}
-					info[r > 0 ? r : 0] = '\0';
-					if (!(flags = strstr(info, "flags:\t")))
-						continue;
-					for (v = 0, flags += 7; *flags >= '0' && *flags <= '7'; flags++)
-						v = v << 3 | (unsigned long)(*flags - '0');  /* octal */
-					found = (v & O_ACCMODE) != O_RDONLY;
-				}
-			close(fds);
-		}
-	if (proc >= 0)
-		close(proc);
+		if ((pid = parse_num(p, INT32_MAX, NULL)) <= 0 || pid == me)
+			continue;
+		line_fmt(&path, "%s/fd", p);
+		fds = (struct dirbuf){ .fd = openat(procs.fd, path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC) };
+		while (!found && (fd = dir_next(&fds)))
+			found = open_for_writing(procs.fd, fds.fd, p, fd, st);
+		if (fds.fd >= 0)
+			close(fds.fd);
+	}
+	if (procs.fd >= 0)
+		close(procs.fd);
 	return found;
 }
 
@@ -1034,6 +1142,20 @@ static int load(struct load *l)
 	return ABORTED;
 }
 
+/* An attribute of dir, its first line (at most n - 1 bytes), or "". */
+static void read_attr(int dir, const char *attr, char *buf, size_t n)
+{
+	int fd = openat(dir, attr, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	ssize_t r = fd < 0 ? -1 : read(fd, buf, n - 1);
+	char *nl;
+
+	buf[r < 0 ? 0 : r] = '\0';
+	if (r > 0 && (nl = memchr(buf, '\n', (size_t)r)))
+		*nl = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
 /* -U: the upload device is idle (status "idle") and nobody is writing an
  * image to it (loading not "1"): 1; else 0, msg set. */
 static int upload_idle(int dir)
@@ -1214,7 +1336,7 @@ static int pending(char *const *cmd)
 			m += strlen(name) + 1;
 			memcpy(rec + m, to, strlen(to) + 1);
 			if (write_all(1, rec, m + strlen(to) + 1) < 0)
-				return close(p.dir), EX_SYSTEM;
+				return close(p.d.fd), EX_SYSTEM;
 			continue;
 		}
 		memcpy(rec, "DEVPATH=", 8);
@@ -1232,7 +1354,7 @@ static int pending(char *const *cmd)
 		if ((pid = child_start(cmd[0], cmd, (char *const *)env, NULL, 0, "fwload")) < 0) {
 			line_fmt(&msg, "cannot start %q%e", cmd[0], errno);
 			to_stderr(msg.buf);
-			close(p.dir);
+			close(p.d.fd);
 			return EX_SYSTEM;
 		}
 		while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
@@ -1246,14 +1368,6 @@ static int pending(char *const *cmd)
 
 /* --- The command line. --- */
 
-static int has_dotdot(const char *p)
-{
-	for (const char *s = p; *s; s++)
-		if (s[0] == '.' && s[1] == '.' && (s == p || s[-1] == '/') && (!s[2] || s[2] == '/'))
-			return 1;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const char *env = getenv("TIMEOUT"), *val = NULL, *lmsg = NULL, *cache = NULL, *ref = NULL, *why, *roots[argc];
@@ -1262,11 +1376,8 @@ int main(int argc, char **argv)
 	int c, cancel = 0, stamp_only = 0, key_only = 0, list = 0, writers = 0;
 
 	opt.start = now_ms();
-	/* the request's TIMEOUT (the kernel's has no limit; ours is a day) */
-	if ((opt.wait_s = env ? parse_num(env, INT32_MAX, NULL) : -1) <= 0)
+	if (!(opt.wait_s = request_timeout(env)))  /* the request's, a day at most */
 		opt.wait_s = 60;
-	else if (opt.wait_s > 86400)
-		opt.wait_s = 86400;
 	opt.sysfs = (env = getenv("SYSFS")) && *env ? env : "/sys";
 	opt.name = getenv("FIRMWARE");
 	opt.log = "kmsg";
@@ -1338,8 +1449,8 @@ int main(int argc, char **argv)
 		usage(cancel ? "-c takes DEVPATH only" : "want DEVPATH and FILE (or -)");
 	else if (argv[0][0] != '/')
 		usage("DEVPATH must start with /");
-	else if (has_dotdot(argv[0]))
-		usage("DEVPATH must not contain a .. component");
+	else if (has_dots(argv[0]))
+		usage("DEVPATH must not contain a . or .. component");
 	else if (sysfs_path(req, opt.sysfs, argv[0]) < 0)
 		usage("SYSFS/DEVPATH too long");
 	else if (argc > 2 && argv[2][0] != '/')

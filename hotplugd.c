@@ -68,7 +68,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include "util.h"
+#include "log.h"
+#include "request.h"
 
 #define HOTPLUGD_PROGRAM FWLOAD_SBINDIR "/hotplug"
 #ifndef NETLINK_KOBJECT_UEVENT
@@ -437,7 +438,7 @@ static int spawn(const struct event *e)
 	const char *argv[] = { opt.program, sub, NULL };
 	const int null3[3] = { null_fd, null_fd, null_fd };
 	int fw = strcmp(sub, "firmware") == 0, n = 0, slot = 0;
-	int64_t t = fw && to ? parse_num(to, INT32_MAX - MARGIN_S, NULL) : -1;
+	int64_t t = fw ? request_timeout(to) : 0;
 	struct line what = { .len = 0 };
 	pid_t pid;
 
@@ -573,8 +574,8 @@ static void rescan(int how)
 	if (!opt.firmware)
 		return;
 	if (how != RESUME) {
-		if (rescanning && p.dir >= 0)
-			close(p.dir);
+		if (rescanning && p.d.fd >= 0)
+			close(p.d.fd);
 		looking = how == AGAIN;
 		nlook = 0;
 		if (looking) {
@@ -626,9 +627,9 @@ static void rescan(int how)
 			say(INFO, "%s: pending request %q", looking ? "again" : "rescan", p.devpath);
 		held = spawn(&ev) < 0;
 	}
-	if (looking && !nlook && p.dir >= 0)
-		close(p.dir), p.dir = -1;  /* all found: the rest is not ours */
-	rescanning = p.dir >= 0;
+	if (looking && !nlook && p.d.fd >= 0)
+		close(p.d.fd), p.d.fd = -1;  /* all found: the rest is not ours */
+	rescanning = p.d.fd >= 0;
 }
 
 /* Read the socket while a job slot is free: the rest stays in the socket's

@@ -1,36 +1,24 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * util.h - the helper layer of fwload's C programs (fwload, hotplugd,
- * fwload-sha256, fwload-extract, fwload-runas): one name and one contract
- * each, no stdio, libc only. Each program is still one .c file plus this
- * header, so `make CC=musl-gcc fwload` builds it alone; what a program does
- * not call costs nothing (static, unused: dropped by the compiler).
+ * util.h - the generic layer of fwload's C programs: one name and one
+ * contract each, no stdio, libc only. A program is one .c file plus the
+ * headers it includes; what it does not call costs nothing (static,
+ * unused: dropped by the compiler). request.h holds what a firmware
+ * request is, log.h the log sinks.
  *
- *   struct line, line_put, line_fmt   one message built in place
- *   line_end                          a log line cut to its sink's limit
- *   write_all                         the one write loop
- *   stderr_put, kmsg_write            stderr bounded; one kernel log record
- *   ours_alone                        root's (or our euid's) alone: believed
- *   same_file, names_file             identity: device and inode
+ *   struct line, line_fmt, line_end   one message built in place
+ *   write_all, stderr_put, say_as     the one write loop; stderr, bounded
+ *   same_file, names_file, ours_alone identity, and who may write
  *   mkdir_parent                      a path's directory, made if missing
- *   walk_path                         a path resolved one name at a time
- *   read_attr, sysfs_path             a sysfs attribute's line; SYSFS/DEVPATH
  *   sanitize_fds, close_from          fds 0-2 open; fds from N up closed
  *   sig_default, child_reset          a child's state before execve
- *   say_as                            one line on stderr, as NAME
  *   child_start                       vfork, fds, reset, execve: the one start
- *   log_line                          fwload -l's sinks: syslog, kmsg, /FILE
- *   help_version                      --help and --version
- *   parse_num                         whole numbers, optional K/M/G
- *   opt_next                          getopt(3)'s rules without its stdio
- *   request_kind                      "a pending request" decided once
- *   uevent_keys, KERNEL_PATH          what a child of an event may get
- *   request_key                       a request's identity, "DEV-INO"
- *   pending_open, pending_next        the one lister of pending requests
- *   kill_children                     SIGKILL to every child of ours
+ *   help_version, parse_num, opt_next --help/--version, numbers, options
+ *   struct dirbuf, dir_next           a directory's names, no malloc
+ *   proc_stat                         a field of /proc/PID/stat
  *   now_ms                            the monotonic clock in milliseconds
  *
- * Include it after the feature macros and the system headers below.
+ * Include it after the feature macros.
  */
 #ifndef FWLOAD_UTIL_H
 #define FWLOAD_UTIL_H
@@ -39,7 +27,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -48,10 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 
 #ifndef FWLOAD_VERSION
@@ -261,25 +246,6 @@ UTIL int stderr_put(const char *buf, size_t n, int ms)
 	return 1;
 }
 
-/*
- * One record to the kernel log, "<LEVEL>NAME: text\n" (fwload's and
- * hotplugd's say()), at most KMSG_MAX bytes with its newline (line_end():
- * the kernel refuses a longer write whole), to /dev/kmsg opened
- * non-blocking: never waited for. 0, or -1 (no kmsg).
- */
-#define KMSG_MAX 976
-
-UTIL int kmsg_write(const char *buf, size_t n)
-{
-	int fd = open("/dev/kmsg", O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	(void)!write(fd, buf, n);
-	close(fd);
-	return 0;
-}
-
 /* --- Files --- */
 
 /* Are a and b the same file (device and inode)? */
@@ -326,122 +292,6 @@ UTIL int mkdir_parent(const char *path, mode_t mode)
 		return errno = ENOENT, -1;
 	*slash = '\0';
 	return mkdir(dir, mode) == 0 || errno == EEXIST ? 0 : -1;
-}
-
-/*
- * A path resolved by hand (fwload -r's fallback where openat2 cannot):
- * name walked one component at a time, each opened O_PATH|O_NOFOLLOW
- * from the directory before it; a link's text is read from the link
- * opened (never looked up again) and walked in turn, at most 40; a name
- * followed by '/' must be a directory (ENOTDIR). The O_PATH handle of what
- * name leads to, and its real path in real: nothing swapped in meanwhile
- * makes that path name another file.
- * At "/" the next name is opened whole ("/x"), never "/" itself (which
- * qemu-user's -L would take for its prefix).
- */
-UTIL int walk_path(const char *name, char *real)
-{
-	static char todo[PATH_MAX], link[PATH_MAX];
-	size_t len = 0;
-	int d = AT_FDCWD, fd = -1, links = 0, dots;
-	char *p = todo, *end, c;
-	struct stat st;
-	ssize_t n;
-
-	if ((n = (ssize_t)strlen(name)) >= (ssize_t)sizeof(todo))
-		return errno = ENAMETOOLONG, -1;
-	memcpy(todo, name, (size_t)n + 1);
-	if (*p != '/') {  /* from the working directory (the raw call: no malloc) */
-		if (syscall(SYS_getcwd, real, PATH_MAX) < 0 || real[0] != '/' ||
-		    (d = open(".", O_PATH | O_CLOEXEC)) < 0)
-			return -1;
-		len = real[1] ? strlen(real) : 0;
-	}
-	while (*p) {
-		if (*p == '/' && p++)
-			continue;
-		c = *(end = strchrnul(p, '/'));
-		*end = '\0';
-		dots = strcmp(p, ".") == 0 ? 1 : strcmp(p, "..") == 0 ? 2 : 0;
-		if (dots == 1 || (dots == 2 && d == AT_FDCWD)) {  /* "/.." is "/" */
-			*end = c, p = end;
-			continue;
-		}
-		fd = openat(d, d == AT_FDCWD ? p - 1 : p, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		*end = c;
-		if (fd < 0 || fstat(fd, &st) < 0)
-			goto close_fd;
-		if (S_ISLNK(st.st_mode)) {  /* its text, then the rest; relative to "/" there */
-			if ((n = readlinkat(fd, "", link + 1, sizeof(link) - 2)) < 0)
-				goto close_fd;
-			if (n == 0 || ++links > 40 || (size_t)n + 1 + strlen(end) >= sizeof(link)) {
-				errno = n == 0 ? ENOENT : links > 40 ? ELOOP : ENAMETOOLONG;
-				goto close_fd;
-			}
-			close(fd);
-			link[0] = '/';
-			memcpy(link + 1 + n, end, strlen(end) + 1);
-			n = link[1] == '/' || d != AT_FDCWD;  /* "/" in front, or not */
-			memcpy(p = todo, link + n, strlen(link + n) + 1);
-			if (*p == '/' && d != AT_FDCWD)
-				close(d), d = AT_FDCWD, len = 0;
-			continue;
-		}
-		if (c == '/' && !S_ISDIR(st.st_mode)) {  /* "FILE/", "FILE/.": no file, as open(2) says */
-			errno = ENOTDIR;
-			goto close_fd;
-		}
-		if (dots == 2) {
-			while (len > 0 && real[--len] != '/')
-				;
-		} else if (len + 1 + (size_t)(end - p) < PATH_MAX) {
-			real[len++] = '/';
-			memcpy(real + len, p, (size_t)(end - p));
-			len += (size_t)(end - p);
-		} else {
-			errno = ENAMETOOLONG;
-			goto close_fd;
-		}
-		if (d != AT_FDCWD)
-			close(d);
-		d = fd, p = end;
-	}
-	if (len == 0)
-		real[len++] = '/';
-	real[len] = '\0';
-	return d == AT_FDCWD ? open("/", O_PATH | O_CLOEXEC) : d;
-close_fd:
-	if (fd >= 0)
-		close(fd);
-	if (d != AT_FDCWD)
-		close(d);
-	return -1;
-}
-
-/* An attribute of dir, its first line (at most n - 1 bytes), or "". */
-UTIL void read_attr(int dir, const char *attr, char *buf, size_t n)
-{
-	int fd = openat(dir, attr, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-	ssize_t r = fd < 0 ? -1 : read(fd, buf, n - 1);
-	char *nl;
-
-	buf[r < 0 ? 0 : r] = '\0';
-	if (r > 0 && (nl = memchr(buf, '\n', (size_t)r)))
-		*nl = '\0';
-	if (fd >= 0)
-		close(fd);
-}
-
-/* SYSFS/DEVPATH in path (PATH_MAX bytes): 0, or -1 when too long. */
-UTIL int sysfs_path(char *path, const char *sysfs, const char *devpath)
-{
-	size_t s = strlen(sysfs), d = strlen(devpath);
-
-	if (s + d >= PATH_MAX)
-		return -1;
-	memcpy(path, sysfs, s);
-	memcpy(path + s, devpath, d + 1);
-	return 0;
 }
 
 /* --- Fds, signals, children --- */
@@ -571,77 +421,6 @@ static __attribute__((unused, noinline)) pid_t child_start(const char *path, cha
 	return pid;
 }
 
-/* --- The log --- */
-
-/* The log file's writer (log_line's child): it holds nothing but the pipe
- * its exit closes. */
-struct log_file {
-	const char *path;
-	int pipe_end;
-	struct line l;
-};
-
-UTIL int log_file_write(void *arg)
-{
-	struct log_file *f = arg;
-	struct stat st;
-	int fd;
-
-	dup2(f->pipe_end, 0);
-	close_from(1);
-	fd = open(f->path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0644);
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1)
-		(void)write_all(fd, f->l.buf, f->l.len);
-	_exit(0);
-}
-
-/*
- * One line to the log sink (fwload -l), as NAME at level says text:
- * "syslog", a non-blocking datagram to /dev/log, "<8*3+LEVEL>NAME[PID]:
- * text"; "kmsg", kmsg_write() (the line cut to KMSG_MAX with "..."); /FILE,
- * a regular file with one link, never through a link, "NAME: text\n",
- * written by a child waited for one second at most (a frozen file system
- * keeps the child, not us; clone(): fork's semantics without fork's
- * locks); anything else ("none"): nothing.
- */
-UTIL void log_line(const char *sink, const char *name, int level, const char *text)
-{
-	static long long stack[2048];  /* the writer's */
-	static struct log_file f;
-	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
-	size_t max = strcmp(sink, "kmsg") ? sizeof(f.l.buf) - 1 : KMSG_MAX;
-	int fd = -1, p[2];
-	pid_t pid;
-
-	f.l.len = 0;
-	if (strcmp(sink, "syslog") == 0) {
-		line_fmt(&f.l, "<%d>%s[%d]: %s", 24LL + level, name, (long long)getpid(), text);
-		if ((fd = (int)syscall(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) >= 0)
-			(void)!sendto(fd, f.l.buf, f.l.len, MSG_DONTWAIT | MSG_NOSIGNAL,
-				      (struct sockaddr *)&sa, sizeof(sa));
-	} else {
-		if (max == KMSG_MAX)
-			line_fmt(&f.l, "<%d>", (long long)level);
-		line_fmt(&f.l, "%s: %s", name, text);
-		line_end(&f.l, max);
-		if (max == KMSG_MAX) {
-			(void)kmsg_write(f.l.buf, f.l.len);
-		} else if (sink[0] == '/' && syscall(SYS_pipe2, p, O_CLOEXEC) == 0) {
-			struct pollfd done = { .fd = p[0], .events = POLLIN };
-
-			f.path = sink;
-			f.pipe_end = p[1];
-			pid = clone(log_file_write, stack + 2048, SIGCHLD, &f);
-			close(p[1]);
-			if (pid > 0 && poll(&done, 1, 1000) == 1)  /* its exit closed the pipe */
-				waitpid(pid, NULL, 0);
-			close(p[0]);
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-}
-
 /* --- Numbers and options --- */
 
 /*
@@ -723,240 +502,83 @@ UTIL int opt_next(struct opts *o, const char *spec, const char **val)
 	return c;
 }
 
-/* --- The request --- */
+/* --- Directories and processes --- */
 
-/*
- * What the directory dirfd holds, the one definition of "a pending
- * request" in C (fwload-lib.sh has the shell's): REQ_PENDING when it has
- * "loading" and no "remaining_size"; REQ_UPLOAD for a firmware-upload
- * device (it has both: writing to it starts a flash, so it is never
- * answered); REQ_NONE otherwise.
- */
-enum { REQ_NONE, REQ_PENDING, REQ_UPLOAD };
-
-UTIL int request_kind(int dirfd)
-{
-	struct stat st;
-
-	if (fstatat(dirfd, "loading", &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return REQ_NONE;
-	if (fstatat(dirfd, "remaining_size", &st, AT_SYMLINK_NOFOLLOW) == 0)
-		return REQ_UPLOAD;
-	return REQ_PENDING;
-}
-
-/* --- An event's child --- */
-
-/*
- * The variables a program run for an event may get, in the kernel's
- * order: a firmware event's (the first FIRMWARE_KEYS), then the device
- * keys the kernel sends for other subsystems and busybox mdev or an
- * mdev.conf rule reads (MAJOR, MINOR and DEVNAME to make the node;
- * MODALIAS for modprobe; ...). Nothing else ever: not LD_PRELOAD, IFS,
- * ENV, BASH_ENV, HOTPLUG_DIR, FWLOAD_*, nor an administrator's tokens.
- * hotplugd gives its children these (a firmware event's keys alone for
- * one); fwload-runas a run= program the firmware keys. HOME=/ and
- * KERNEL_PATH follow, as the kernel gives its uevent helper.
- */
-#define FIRMWARE_KEYS 7
-UTIL const char *const uevent_keys[] = {
-	"ACTION", "DEVPATH", "SUBSYSTEM", "FIRMWARE", "TIMEOUT", "ASYNC", "SEQNUM",
-	"MAJOR", "MINOR", "DEVNAME", "DEVTYPE", "DEVMODE", "DEVUID", "DEVGID", "MODALIAS",
-	"DRIVER", "INTERFACE", "IFINDEX", "PRODUCT", "TYPE", "BUSNUM", "DEVNUM", "PARTN",
-	"PARTNAME", "DISKSEQ",
-};
-#define KERNEL_PATH "PATH=/sbin:/bin:/usr/sbin:/usr/bin"
-/*
- * A request's key: "DEV-INO", the device and inode numbers of its kernfs
- * directory dirfd (a new request at the same DEVPATH is a new node, with a
- * new key). The name of fwload's lock file and of the agent's hold record.
- * 0, or -1 (errno set).
- */
-UTIL int request_key(int dirfd, struct line *key)
-{
-	struct stat st;
-
-	if (fstat(dirfd, &st) < 0)
-		return -1;
-	line_fmt(key, "%u-%u", (long long)st.st_dev, (long long)st.st_ino);
-	return 0;
-}
-
-/* A getdents64 record (linux_dirent64). */
-struct dent64 {
-	uint64_t ino;
-	int64_t off;
-	unsigned short reclen;
-	unsigned char type;
-	char name[];
+/* A directory's names, read with getdents64 into a buffer of its own (no
+ * opendir(), whose malloc a static program need not carry otherwise). */
+struct dirbuf {
+	int fd;                       /* the directory, or -1 once read to its end */
+	size_t pos, len;              /* what of buf is read and not yet seen */
+	unsigned long long buf[512];  /* linux_dirent64 records (8-byte aligned) */
 };
 
-/*
- * The pending requests, one at a time: the one lister (hotplugd's rescan,
- * and fwload -P for fwloadctl's rescan, settle and status). Every name in
- * SYSFS/class/firmware/ but . and .., in directory order (getdents64 into
- * a buffer of its own: no opendir(), whose malloc a static fwload does not
- * otherwise carry); each request is a link there, "../../devices/...",
- * whose target past "../.." is its DEVPATH (the kernel's class links are
- * relative: one with a "." or ".." component further on is skipped); a
- * pending request by request_kind() (never a firmware-upload device); its
- * uevent file read whole, as the kernel writes it
- * ("FIRMWARE=%s\nTIMEOUT=%d\nASYNC=%d\n", drivers/base/firmware_loader/
- * sysfs.c): the name is everything between "FIRMWARE=" and the last two
- * lines, newlines and all (a driver may build it from device data), cut in
- * place into the strings "FIRMWARE=NAME", "TIMEOUT=N" and "ASYNC=N". A file
- * of another shape leaves name, timeout and async NULL (not guessed at).
- * The directory stays open between two calls (dir, or -1 once read to its
- * end): a caller with no job slot free reads on later from where it was.
- */
-struct pending {
-	int dir;                    /* SYSFS/class/firmware, or -1 */
-	size_t pos, len;            /* what of buf is read and not yet seen */
-	unsigned long long buf[512];  /* getdents64's records (8-byte aligned) */
-	char devpath[PATH_MAX];     /* the request's DEVPATH */
-	size_t devpath_len;
-	char file[4096];            /* its uevent file, cut in place */
-	size_t file_len;
-	char *name, *timeout, *async;
-};
-
-/* Has the path a "." or ".." component? */
-UTIL int has_dots(const char *p)
+/* The next name of d, "." and ".." left out; NULL at the end (d->fd is
+ * then closed; errno 0, or why it could not be read). d->fd is an open
+ * directory, pos and len 0, to begin. */
+UTIL const char *dir_next(struct dirbuf *d)
 {
-	for (; (p = strchr(p, '/')); p++)
-		if (p[1] == '.' && (!p[2] || p[2] == '/' || (p[2] == '.' && (!p[3] || p[3] == '/'))))
-			return 1;
-	return 0;
-}
+	struct dent {
+		uint64_t ino;
+		int64_t off;
+		unsigned short reclen;
+		unsigned char type;
+		char name[];
+	} *e;
 
-/* Where key ("\nKEY=") starts in f when f ends, at end, in key, digits and
- * a newline; or NULL. */
-UTIL char *uevent_tail(char *f, char *end, const char *key)
-{
-	size_t k = strlen(key);
-	char *d;
-
-	if (end - f < 2 || end[-1] != '\n')
-		return NULL;
-	for (d = end - 1; d > f && d[-1] >= '0' && d[-1] <= '9'; d--)
-		;
-	if (d == end - 1 || (size_t)(d - f) < k || memcmp(d - k, key, k) != 0)
-		return NULL;
-	return d - k;
-}
-
-/* SYSFS/class/firmware/ opened for pending_next(): 0, or -1 (errno; ENOENT:
- * no sysfs fallback in this kernel). */
-UTIL int pending_open(struct pending *p, const char *sysfs)
-{
-	struct line path = { .len = 0 };
-
-	line_fmt(&path, "%s/class/firmware", sysfs);
-	p->pos = p->len = 0;
-	if (path.len >= sizeof(path.buf) - 1)
-		return p->dir = -1, errno = ENAMETOOLONG, -1;
-	p->dir = open(path.buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return p->dir < 0 ? -1 : 0;
-}
-
-/* The next pending request in p: 1; 0 when there is none left (the
- * directory is closed). */
-UTIL int pending_next(struct pending *p)
-{
-	struct dent64 *d;
-
-	while (p->dir >= 0) {
-		char *f = p->file, *a, *t;
-		ssize_t l, r = -1;
-		int fd, u;
-
-		if (p->pos >= p->len) {
-			long n = syscall(SYS_getdents64, p->dir, p->buf, sizeof(p->buf));
+	while (d->fd >= 0) {
+		if (d->pos >= d->len) {
+			long n = syscall(SYS_getdents64, d->fd, d->buf, sizeof(d->buf));
 
 			if (n <= 0) {
-				close(p->dir);
-				p->dir = -1;
+				int err = n < 0 ? errno : 0;
+
+				close(d->fd);
+				d->fd = -1;
+				errno = err;
 				break;
 			}
-			p->pos = 0;
-			p->len = (size_t)n;
+			d->pos = 0;
+			d->len = (size_t)n;
 		}
-		d = (struct dent64 *)(void *)((char *)p->buf + p->pos);
-		p->pos += d->reclen;
-		if (strcmp(d->name, ".") == 0 || strcmp(d->name, "..") == 0)
-			continue;
-		l = readlinkat(p->dir, d->name, p->devpath, sizeof(p->devpath) - 1);
-		if (l < 15 || (size_t)l == sizeof(p->devpath) - 1)  /* (cut: no whole DEVPATH) */
-			continue;
-		p->devpath[l] = '\0';
-		if (strncmp(p->devpath, "../../devices/", 14) != 0 || has_dots(p->devpath + 5) ||
-		    (fd = openat(p->dir, d->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-			continue;
-		if (request_kind(fd) == REQ_PENDING &&
-		    (u = openat(fd, "uevent", O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) >= 0) {
-			r = read(u, f, sizeof(p->file) - 1);
-			close(u);
-		}
-		close(fd);
-		if (r < 0)
-			continue;  /* not a request, or answered meanwhile */
-		memmove(p->devpath, p->devpath + 5, (size_t)l - 4);
-		p->devpath_len = (size_t)l - 5;
-		f[r] = '\0';
-		p->file_len = (size_t)r;
-		a = uevent_tail(f, f + r, "\nASYNC=");
-		t = a ? uevent_tail(f, a + 1, "\nTIMEOUT=") : NULL;
-		p->name = p->timeout = p->async = NULL;
-		if (t && t >= f + 9 && memcmp(f, "FIRMWARE=", 9) == 0 && !memchr(f, '\0', (size_t)r)) {
-			*t = *a = f[r - 1] = '\0';
-			p->name = f;
-			p->timeout = t + 1;
-			p->async = a + 1;
-		}
-		return 1;
+		e = (struct dent *)(void *)((char *)d->buf + d->pos);
+		d->pos += e->reclen;
+		if (strcmp(e->name, ".") != 0 && strcmp(e->name, "..") != 0)
+			return e->name;
 	}
-	return 0;
+	return NULL;
 }
 
-/* --- Processes --- */
-
 /*
- * Our children, each SIGKILLed: /proc read for the processes whose parent
- * is us (fwload's COMMAND keeper, a subreaper: what COMMAND started, in
- * whatever session, comes to it as its parents die). A child's pid stays
- * ours until we reap it: never another's.
+ * Field n (as proc(5) numbers them: 3 the state, 4 the parent, 7 the
+ * controlling terminal, 22 the start time) of /proc/PID/stat, pid 0 for
+ * our own, as a whole number; -1 when there is no such process or field.
+ * The name before it, in parentheses, may hold anything, ")" too.
  */
-UTIL void kill_children(void)
+UTIL int64_t proc_stat(int64_t pid, int n)
 {
-	unsigned long long buf[512];  /* getdents64's records (8-byte aligned) */
-	char st[128], *p, *e;
-	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC), fd;
-	long n, pos;
-	int64_t me = getpid(), pid;
-	ssize_t r;
+	char path[40], buf[512], *p, *e;
+	struct line l = { .len = 0 };
+	ssize_t r = -1;
+	int fd;
 
-	while (dir >= 0 && (n = syscall(SYS_getdents64, dir, buf, sizeof(buf))) > 0)
-		for (pos = 0; pos < n; pos += ((struct dent64 *)(void *)((char *)buf + pos))->reclen) {
-			struct dent64 *d = (struct dent64 *)(void *)((char *)buf + pos);
-			struct line path = { .len = 0 };
-
-			if (d->name[0] < '1' || d->name[0] > '9')
-				continue;
-			line_fmt(&path, "%s/stat", d->name);
-			if ((fd = openat(dir, path.buf, O_RDONLY | O_CLOEXEC)) < 0)
-				continue;
-			r = read(fd, st, sizeof(st) - 1);
-			close(fd);
-			/* "PID (COMM) S PPID ...": COMM may hold anything, ")" too */
-			st[r > 0 ? r : 0] = '\0';
-			if (!(p = strrchr(st, ')')) || p[1] != ' ' || !p[2] || p[3] != ' ' || !(e = strchr(p + 4, ' ')))
-				continue;
-			*e = '\0';
-			if (parse_num(p + 4, INT32_MAX, NULL) == me && (pid = parse_num(d->name, INT32_MAX, NULL)) > 0)
-				kill((pid_t)pid, SIGKILL);
-		}
-	if (dir >= 0)
-		close(dir);
+	if (pid)
+		line_fmt(&l, "/proc/%d/stat", (long long)pid);
+	memcpy(path, pid ? l.buf : "/proc/self/stat", pid ? l.len + 1 : 16);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		r = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	buf[r > 0 ? r : 0] = '\0';
+	if (!(p = strrchr(buf, ')')))
+		return -1;
+	for (int f = 2; f < n; f++)
+		if (!(p = strchr(p + 1, ' ')))
+			return -1;
+	if (n == 3)  /* the state: a letter */
+		return p[1] ? (unsigned char)p[1] : -1;
+	if ((e = strchr(++p, ' ')))
+		*e = '\0';
+	return *p == '-' ? -1 : parse_num(p, INT64_MAX, NULL);
 }
 
 /* --- Time --- */

@@ -46,7 +46,7 @@ for arch in "$@"; do
 	esac
 	b=$work/$arch
 	mkdir -p "$b/test"
-	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/fwload-extract.c" "$repo/fwload-runas.c" "$repo/hotplugd.c" "$repo/util.h" \
+	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/fwload-extract.c" "$repo/fwload-runas.c" "$repo/hotplugd.c" "$repo/util.h" "$repo/request.h" "$repo/log.h" \
 		"$repo/Makefile" "$repo/VERSION" "$b/"
 	cp "$repo/test/fault.c" "$b/test/"
 	echo "=== $arch: make CROSS_COMPILE=$triplet-"

@@ -56,11 +56,11 @@ case $lib in
 *) fail "LIBEXEC_LIBS is not installed 644 into LIBEXECDIR: $lib" ;;
 esac
 
-# fwload.c, util.h and the Makefile alone (test/cross.sh and bench/run build such a
+# fwload.c, its headers and the Makefile alone (test/cross.sh and bench/run build such a
 # copy): it builds, version "unknown".
-mkdir "$T/alone" && cp "$REPO/fwload.c" "$REPO/util.h" "$REPO/Makefile" "$T/alone/" || exit 111
-cmd=$(make -n -B -s -C "$T/alone" fwload 2>&1) || fail "fwload.c, util.h and the Makefile alone: make -n failed: $cmd"
-want "fwload.c, util.h and the Makefile alone" "-DFWLOAD_VERSION='\"unknown\"'"
+mkdir "$T/alone" && cp "$REPO/fwload.c" "$REPO"/*.h "$REPO/Makefile" "$T/alone/" || exit 111
+cmd=$(make -n -B -s -C "$T/alone" fwload 2>&1) || fail "fwload.c, its headers and the Makefile alone: make -n failed: $cmd"
+want "fwload.c, its headers and the Makefile alone" "-DFWLOAD_VERSION='\"unknown\"'"
 
 strip=$(make -n -s -C "$REPO" install-strip DESTDIR="$T/x" CROSS_COMPILE=riscv64-linux-gnu- 2>&1 | tail -n 1)
 case $strip in riscv64-linux-gnu-strip\ *) ;; *) fail "install-strip with CROSS_COMPILE: $strip" ;; esac
