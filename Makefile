@@ -42,13 +42,13 @@ VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 #   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
 #                    shell scripts, their default paths rewritten (SUBST)
 #   LIBEXEC_LIBS     shell code the scripts source (SUBST, mode 644, no page)
-C_PROGS         = fwload fwload-sha256 fwload-extract fwload-runas hotplugd
+C_PROGS         = fwload fwload-sha256 fwload-extract fwload-runas fwload-stamp fwload-pending fwload-log fwload-keep hotplugd
 SBIN_PROGS      = fwload hotplugd
-LIBEXEC_PROGS   = fwload-sha256 fwload-extract fwload-runas
+LIBEXEC_PROGS   = fwload-sha256 fwload-extract fwload-runas fwload-stamp fwload-pending fwload-log fwload-keep
 BIN_PROGS       =
 SBIN_SCRIPTS    = hotplug fwloadctl
 LIBEXEC_SCRIPTS = firmware.agent
-LIBEXEC_LIBS    = fwload-lib.sh
+LIBEXEC_LIBS    = fwload-lib.sh fwloadctl-upload.sh
 BIN_SCRIPTS     =
 MAN8 = $(patsubst %,man/%.8,$(SBIN_PROGS) $(LIBEXEC_PROGS) $(BIN_PROGS) \
 	$(SBIN_SCRIPTS) $(LIBEXEC_SCRIPTS) $(BIN_SCRIPTS))
@@ -67,8 +67,11 @@ endif
 ifeq ($(origin STRIP),undefined)
 STRIP   = $(CROSS_COMPILE)strip
 endif
+# The default: small static programs (-z noseparate-code, norelro and
+# common-page-size=64: no padding to a page boundary in the file, 1 to 4 KiB
+# a program; the segments stay aligned in memory, max-page-size decides).
 CFLAGS  ?= -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
-LDFLAGS ?= -static -Wl,--gc-sections -Wl,-z,noseparate-code -Wl,-z,norelro
+LDFLAGS ?= -static -Wl,--gc-sections -Wl,-z,noseparate-code -Wl,-z,norelro -Wl,-z,common-page-size=64
 # Warnings are errors only in the test builds (make check and friends pass
 # WERROR=-Werror): a newer compiler must not break a release build.
 WERROR  ?=
@@ -229,7 +232,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c $(HEADERS)
 	clang -std=c11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -o $@ test/fuzz/fwload_args.c
 
 shellcheck:
-	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
+	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh fwloadctl-upload.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
 		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/unit/upload-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/kernel/demo-init test/stock/run test/stock/init test/stock/udev-init test/stock/kernel.sh test/stock/lib.sh \
@@ -250,7 +253,6 @@ shellcheck:
 SUBST = sed -e 's|HOTPLUG_DIR:-/etc/hotplug.d}|HOTPLUG_DIR:-$(HOTPLUGDIR)}|' \
 	    -e 's|FWLOAD_CONF:-/etc/fwload.conf}|FWLOAD_CONF:-$(SYSCONFDIR)/fwload.conf}|' \
 	    -e 's|FWLOAD:-/sbin/fwload}|FWLOAD:-$(SBINDIR)/fwload}|' \
-	    -e 's|FWLOAD_SHA256:-/lib/fwload/fwload-sha256}|FWLOAD_SHA256:-$(LIBEXECDIR)/fwload-sha256}|' \
 	    -e 's|FWLOAD_HOTPLUG:-/sbin/hotplug}|FWLOAD_HOTPLUG:-$(SBINDIR)/hotplug}|' \
 	    -e 's|FWLOAD_RUNDIR:-/run/fwload}|FWLOAD_RUNDIR:-$(RUNDIR)}|' \
 	    -e 's|:-/sbin/|:-$(SBINDIR)/|' -e 's|:-/lib/fwload|:-$(LIBEXECDIR)|' \

@@ -7,15 +7,13 @@
 # conf_build reads fwload.conf and the rules file and turns them into shell
 # (validated assignments, the rules as one function), and writes the
 # configuration cache ($FWLOAD_RUNDIR/conf.cache) the agent sources. The
-# cache's first line is fwload's stamp (fwload -I: the identity of each
-# input, taken before it is read), its last line "fwload_cache_end=1";
-# c_stamp holds the stamp again as a value: the agent passes what it read
-# to fwload, which checks it before it acts on a decision made from the
-# cache (fwload -K STAMP). fwloadctl sources this file to read the same
-# settings.
-# find_sum looks the image up in the SHA-256 manifest (MANIFEST= only);
-# request_kind says what a sysfs directory is (the shell's one definition
-# of a pending request).
+# cache's first line is fwload-stamp's stamp (the identity of each input,
+# taken before it is read), its last line "fwload_cache_end=1"; c_stamp
+# holds the stamp again as a value: after a hold the agent asks
+# fwload-stamp -K STAMP whether what it read is still fresh before it acts
+# on a decision made from the cache. fwloadctl sources this file to read
+# the same settings.
+# find_sum looks the image up in the SHA-256 manifest (MANIFEST= only).
 #
 # The caller sets: conf (fwload.conf), fwload, procfs, sysfs, nl (a
 # newline), dry (non-empty: report on stderr only, write no cache),
@@ -23,18 +21,7 @@
 # check_name), and for the cache rundir, cache and cache_fmt. conf_build
 # sets the settings, defines rules(), writes the cache when it can, sets
 # conf_broken when an input exists but cannot be read (then no request may
-# be loaded), and reports each bad line once (through "fwload -L").
-
-# request_kind DIR: $req_kind is what the sysfs directory DIR holds: "pending"
-# (a request waiting for its answer: it has loading and no remaining_size),
-# "upload" (a firmware-upload device: it has both, and writing to it starts
-# a flash) or "none". util.h's request_kind() is the same test in C.
-request_kind() {
-	req_kind=none
-	[ -e "$1/loading" ] || return 0
-	req_kind=upload
-	[ -e "$1/remaining_size" ] || req_kind=pending
-}
+# be loaded), and reports each bad line once (through fwload-log).
 
 # q VALUE: set $q to VALUE as shell text on one line: single-quoted, each
 # newline written as '"$nl"' (the reader defines nl). A cache cut at a line
@@ -160,7 +147,7 @@ conf_build() {
 		if [ -n "$dry" ]; then
 			printf 'fwload: %s\n' "${warned%%"$nl"*}" >&2
 		else
-			"$fwload" -l "$log" -L "${warned%%"$nl"*}"
+			"$libexec/fwload-log" -l "$log" "${warned%%"$nl"*}"
 		fi
 		warned=${warned#*"$nl"}
 	done
@@ -172,18 +159,18 @@ refused() {
 	case $nl$unsafe in *"): $1$nl"*) ;; *) return 1 ;; esac
 	refused_why=$nl$unsafe
 	refused_why=${refused_why%%"): $1$nl"*}
-	refused_why=${refused_why##*"$nl"fwload: }")"
+	refused_why=${refused_why##*"$nl"fwload-stamp: }")"
 	where=$1 bad "$refused_why; $2"
 }
 
 # rundir_ours: the run directory may hold what the agent writes (the
-# cache, hold records): fwload -K's verdict on the cache's directory,
+# cache, hold records): fwload-stamp -K's verdict on the cache's directory,
 # asked once an event ($cache_st; 4: a symbolic link, another user's, or
 # others can write it: then nothing is written there, and a warning says
 # so).
 rundir_ours() {
 	[ -n "${cache_st-}" ] || {
-		"$fwload" -K "$cache"
+		"$libexec/fwload-stamp" -K "$cache"
 		cache_st=$?
 	}
 	[ "$cache_st" = 4 ] || return 0
@@ -203,9 +190,9 @@ tmp_new() {
 
 # inputs PATH...: the configuration's inputs, before they are read. Each
 # regular file or directory among them is believed only when root's alone:
-# fwload -I says which is not (4, one line each, kept in $unsafe, for
+# fwload-stamp says which is not (4, one line each, kept in $unsafe, for
 # refused). When a cache is being made, their identities go into $stamp. The reference (-R) is $tmp, the temporary file made before any
-# input is read: fwload exits 7 when a file changed too recently to be
+# input is read: fwload-stamp exits 7 when a file changed too recently to be
 # trusted unchanged (no cache then: $keep empty, and the next event reads
 # the files again). With nanosecond times a file changed before $tmp was
 # made is cached: an initramfs's files, unpacked a moment before the first
@@ -213,14 +200,14 @@ tmp_new() {
 # cannot say.
 inputs() {
 	if [ -n "$tmp" ] && [ -n "$keep" ]; then
-		_s=$("$fwload" -I -R "$tmp" "$@" 2>&1)
+		_s=$("$libexec/fwload-stamp" -R "$tmp" "$@" 2>&1)
 	else
-		_s=$("$fwload" -I "$@" 2>&1)
+		_s=$("$libexec/fwload-stamp" "$@" 2>&1)
 	fi
 	case $? in
 	0) ;;
 	4)
-		# "fwload: not root's alone (owner U, mode M): PATH" lines, then the stamp
+		# "fwload-stamp: not root's alone (owner U, mode M): PATH" lines, then the stamp
 		unsafe=$unsafe${_s%"$nl"*}$nl
 		_s=${_s##*"$nl"}
 		;;
@@ -327,26 +314,22 @@ dry_steps() {
 }
 
 # dry_run_end -r ROOT...: the rest of "firmware.agent --dry-run" (fwloadctl
-# explain), once the image is found: where its links lead, whether that is
-# inside a searched directory (fwload's -r check, the roots), the
-# decision. In: the agent's $act, $found, $found_dir, $unpack, $note,
-# $para, $kernel_dirs, $renamed. Exits.
+# explain), once the image is found: where it leads and whether fwload
+# would open it, asked of fwload itself (-O FILE, with the -r roots and
+# MAX_SIZE the load would get: inside the roots, a regular file, not empty,
+# within the size), then the decision. In: the agent's $act, $found,
+# $found_dir, $unpack, $note, $para, $kernel_dirs, $renamed. Exits.
 dry_run_end() {
 	if [ -n "$act" ]; then
 		step decision "load the program's output, committed only if it exits 0${note:+; $note}"
 		exit 0
 	fi
-	real=$(readlink -f "$found")
-	[ "$real" = "$found" ] || step links "$found resolves to $real"
-	inside=''
-	while [ $# -gt 0 ]; do
-		r=$(readlink -f "$2") && case $real in "$r"/*) inside=$r ;; esac
-		shift 2
-	done
-	[ -n "$inside" ] || {
-		cancel "refuse: $real is outside the searched directories" 2
+	if ! real=$("$fwload" ${max_size:+-S "$max_size"} "$@" -O "$found" 2>&1); then
+		real=${real#fwload: }
+		cancel "refuse: ${real#"$found: "}" 2
 		exit 2
-	}
+	fi
+	[ "$real" = "$found" ] || step links "$found resolves to $real"
 	step decision "load $found, $(wc -c <"$found" | tr -d ' ') bytes${unpack:+ before decompression}${note:+; $note}"
 	# The kernel's own loader looks in its own list (firmware_class.path
 	# and the four under /lib/firmware, never under FIRMWARE_ROOT) for the
@@ -461,12 +444,13 @@ conf_read() {
 
 # fwload_takes OPTION VALUE: fwload accepts VALUE for OPTION (-S, -T: its
 # ranges, decided there alone, so that fwload is never given a value it
-# refuses). fwload reads its options first; with -I / it then only prints
-# one stamp, which is thrown away. Asked only for a setting that is there,
-# when the files are read: never at an event served from the cache. (No
-# /dev/null: early boot may lack it.)
+# refuses): anything but 100 (usage) from "fwload OPTION VALUE -O /", which
+# only asks whether / would be opened as an image (2: no). Asked only for a
+# setting that is there, when the files are read: never at an event served
+# from the cache. (No /dev/null: early boot may lack it.)
 fwload_takes() {
-	_out=$("$fwload" "$1" "$2" -I / 2>&1)
+	_out=$("$fwload" "$1" "$2" -O / 2>&1)
+	[ $? != 100 ]
 }
 
 # hold_seconds VALUE: $secs, VALUE as whole seconds from 0 to 86400 (a hold
@@ -643,16 +627,18 @@ rules_read() {
 }
 
 # act_prepare: a rule's extract= or run= as fwload's COMMAND: $act_argv
-# (shell text, quoted words) and $found "-" (fwload's standard input,
+# (shell text, quoted words), $act_note (run=: what runs, for fwload's
+# line) and $found "-" (fwload's standard input,
 # which the agent points at /dev/null: the program's output is the
-# image). run= with user=NAME runs the program through fwload-runas with
-# NAME's uid and gid from /etc/passwd (root's file: read here, no NSS),
-# each digits only (the words are eval'ed); a NAME it lacks, or whose
-# fields are not numbers, refuses the request (aborted, one line), never
-# runs the program as root. fwload-runas refuses root's ids and the
-# overflow uid. Returns 0, or the agent's status for a refused request.
+# image). run= runs the program under fwload-keep (all it starts ends with
+# the load); with user=NAME through fwload-runas too, with NAME's uid and
+# gid from /etc/passwd (root's file: read here, no NSS), each digits only
+# (the words are eval'ed); a NAME it lacks, or whose fields are not
+# numbers, refuses the request (aborted, one line), never runs the program
+# as root. fwload-runas refuses root's ids and the overflow ids. Returns
+# 0, or the agent's status for a refused request.
 act_prepare() {
-	found=- found_dir='' skipped='' unpack='' unpack_args=''
+	found=- found_dir='' skipped='' unpack='' unpack_args='' act_note=''
 	eval "set -- $act"
 	case $1 in
 	extract)
@@ -689,6 +675,9 @@ act_prepare() {
 		else
 			step action "run: the image is the output of $2 (as root)"
 		fi
+		q "$libexec/fwload-keep"
+		act_argv="$q $act_argv"
+		act_note="run= $2${act_user:+ as user $act_user} (rule $rule)"
 		;;
 	esac
 	return 0
@@ -747,13 +736,14 @@ find_sum() {
 }
 
 # hold_key: $hold_file, the hold record of the request at $DEVPATH:
-# $rundir/held/KEY, KEY its identity as fwload prints it (fwload -i: the
+# $rundir/held/KEY, KEY its identity as fwload-pending -k prints it (the
 # device and inode of its kernfs directory, the name of its lock file), so
-# that two requests never share a record whatever their names; empty when
-# fwload cannot say (the request went).
+# that two requests never share a record whatever their names. Returns 1,
+# $hold_file empty, when there is no pending request there (gone, or a
+# firmware-upload device).
 hold_key() {
 	hold_file=''
-	_k=$("$fwload" -s "$sysfs" -i "$DEVPATH" 2>/dev/null) || return 0
+	_k=$("$libexec/fwload-pending" -s "$sysfs" -k "$DEVPATH" 2>/dev/null) || return 1
 	case $_k in *[!0-9-]* | -* | *- | *-*-*) ;; *-*) hold_file=$rundir/held/$_k ;; esac
 }
 
@@ -767,26 +757,28 @@ boot_now() {
 	case $boot_now in '' | *[!0-9]*) boot_now='' ;; esac
 }
 
-# proc_start PID: $proc_start, when process PID started (field 22 of
-# /proc/PID/stat, clock ticks since boot): with the pid, the process's
-# identity (a pid alone can be reused). Empty when there is no such process.
-# (The real /proc: PROCFS moves only the kernel's settings and clock.)
-proc_start() {
-	proc_start=''
-	case $1 in '' | *[!0-9]*) return 0 ;; esac
-	read -r _st 2>/dev/null </proc/"$1"/stat || return 0
+# proc_stat PID: process PID's state ($proc_state), parent ($proc_ppid)
+# and start ($proc_start: field 22 of /proc/PID/stat, clock ticks since
+# boot; with the pid, the process's identity, as a pid alone can be
+# reused). Returns 1, all empty, when there is no such process. The
+# scripts' one /proc/PID/stat parse (util.h's proc_stat() is C's). (The
+# real /proc: PROCFS moves only the kernel's settings and clock.)
+proc_stat() {
+	proc_state='' proc_ppid='' proc_start=''
+	case $1 in '' | *[!0-9]*) return 1 ;; esac
+	read -r _st 2>/dev/null </proc/"$1"/stat || return 1
 	set -f
 	# shellcheck disable=SC2086 # the fields after "(comm) "
 	set -- ${_st##*) }
 	set +f
-	[ $# -lt 20 ] || proc_start=${20}
+	[ $# -ge 20 ] || return 1
+	proc_state=$1 proc_ppid=$2 proc_start=${20}
 }
 
 # hold_alive UNTIL PID START: the record's agent runs (PID started at START).
 hold_alive() {
 	case $1:$2:$3 in *[!0-9:]* | :* | *::* | *:) return 1 ;; esac
-	proc_start "$2"
-	[ "$proc_start" = "$3" ]
+	proc_stat "$2" && [ "$proc_start" = "$3" ]
 }
 
 # hold_count: $holds, the requests held now: the records in $rundir/held
@@ -804,7 +796,7 @@ hold_count() {
 		if hold_alive "$_u" "$_p" "$_s"; then
 			holds=$((holds + 1))
 			[ "${_dp%/*}" != "${DEVPATH%/*}" ] || holds_dev=$((holds_dev + 1))
-		elif [ "$("$fwload" -s "$sysfs" -i "${_dp:-/}" 2>/dev/null)" != "${_f##*/}" ]; then
+		elif [ "$("$libexec/fwload-pending" -s "$sysfs" -k "${_dp:-/}" 2>/dev/null)" != "${_f##*/}" ]; then
 			rm -f "$_f" 2>/dev/null
 		fi
 	done
@@ -875,13 +867,13 @@ hold_full() {
 #     the hold goes on in an agent of its own in the background: returns 8
 #     (a held request never keeps a job slot, or a rescan, waiting);
 #   - the configuration the decision came from is no longer what is on
-#     disk (fwload -K STAMP; before the hold, then once a second): returns
+#     disk (fwload-stamp -K STAMP; before the hold, then once a second): returns
 #     7, the agent reads the files again and
 #     decides again (a hold it makes again keeps its end: the record is
 #     still its own);
 # else returns 0: search again. The record $rundir/held/KEY (hold_key)
 # holds "UNTIL PID START DEVPATH": UNTIL in seconds of the boot clock, PID
-# and START the agent (proc_start), DEVPATH for people. fwloadctl status
+# and START the agent (proc_stat), DEVPATH for people. fwloadctl status
 # shows it, and an agent that takes the hold over keeps its end (a record
 # made in an initramfs too: the boot clock runs on across switch_root). A
 # record that cannot be written (a full run directory) leaves no file: the
@@ -892,9 +884,9 @@ hold_wait() {
 		hold_start "$1" "$3" "$4" || return
 	elif [ -n "$2" ]; then
 		# Found while held: loaded once no process has it open for
-		# writing (fwload -I -W: 5 while one has) and it is the same file,
+		# writing (fwload-stamp -W: 5 while one has) and it is the same file,
 		# of the same size and times, two searches running.
-		_id=$("$fwload" -I -W "$2" 2>/dev/null)
+		_id=$("$libexec/fwload-stamp" -W "$2" 2>/dev/null)
 		[ $? != 5 ] || _id=''
 		if [ -n "$_id" ] && [ "$_id" = "$hold_id" ]; then
 			hold_done
@@ -919,15 +911,14 @@ hold_start() {
 		hold_why="HOLD=$hold, but procd answers every request itself once its hooks are done: no hold under procd"
 		return 1
 	fi
-	request_kind "$1"
-	[ "$req_kind" = pending ] || return 1
+	hold_key || return 1
 	if [ "${cache_st-}" = 4 ]; then
 		hold_why="HOLD=$hold, but the run directory $rundir is not root's alone"
 		return 1
 	fi
 	# A hold is a decision that lasts: never one made from a cache
 	# that is no longer fresh (7: the agent reads the files again).
-	[ -z "$2" ] || "$fwload" -K "$2" 2>/dev/null || return 7
+	[ -z "$2" ] || "$libexec/fwload-stamp" -K "$2" 2>/dev/null || return 7
 	hold_count
 	! hold_full "$holds" "$holds_dev" "HOLD=$hold, but" || return 1
 	if [ -n "${FWLOAD_HOLD_DETACH-}" ]; then
@@ -956,7 +947,7 @@ hold_start() {
 	# (never moved by a redirection): what shows this agent as its
 	# holder when there is no record (its children have it too).
 	command exec 9<"$1/loading"
-	"$fwload" -l "$log" -L "$FIRMWARE held for $DEVPATH: not found in $3; waiting up to $((hold_until - hold_now)) s for it (HOLD=$hold)"
+	"$libexec/fwload-log" -l "$log" "$FIRMWARE held for $DEVPATH: not found in $3; waiting up to $((hold_until - hold_now)) s for it (HOLD=$hold)"
 	return 0
 }
 
@@ -968,16 +959,17 @@ hold_start() {
 hold_record() {
 	hold_now=$boot_now
 	hold_until=$((hold_now + hold))
+	# TIMEOUT as request.h's request_timeout() bounds it: over a day counts
+	# as a day, which no hold reaches (hold_seconds).
 	case ${TIMEOUT-} in
-	0 | '' | *[!0-9]*) ;;
+	0 | '' | *[!0-9]* | ??????*) ;;
 	*)
-		if [ ${#TIMEOUT} -le 5 ] && [ $((hold_now + TIMEOUT - 3)) -lt "$hold_until" ]; then
+		if [ "$TIMEOUT" -le 86400 ] && [ $((hold_now + TIMEOUT - 3)) -lt "$hold_until" ]; then
 			hold_until=$((hold_now + TIMEOUT - 3))
 		fi
 		;;
 	esac
-	hold_key
-	proc_start "$$"
+	proc_stat "$$"
 	hold_me="$$ ${proc_start:--}"
 	# shellcheck disable=SC2174 # -m for the directory itself
 	if [ -n "$hold_file" ] && { [ -d "$rundir/held" ] || mkdir -p -m 700 "$rundir/held" 2>/dev/null; }; then
@@ -1030,7 +1022,7 @@ hold_next() {
 		fi
 		;;
 	esac
-	if [ -n "$2" ] && [ $((hold_n % 4)) = 0 ] && ! "$fwload" -K "$2" 2>/dev/null; then
+	if [ -n "$2" ] && [ $((hold_n % 4)) = 0 ] && ! "$libexec/fwload-stamp" -K "$2" 2>/dev/null; then
 		hold_on=''
 		exec 9<&-
 		return 7

@@ -35,7 +35,7 @@
  *      dropped (ENOBUFS), every request pending in SYSFS/class/firmware/ is
  *      served as an ACTION=add event (firmware-upload devices excepted), its
  *      FIRMWARE taken whole from the kernel's uevent file (util.h's lister,
- *      the one fwload -P runs for fwloadctl).
+ *      the one fwload-pending runs for fwloadctl).
  *   6. A child that died by a signal not ours (an OOM kill, kill -9 of its
  *      process group), or exited 126 or more, may have left its firmware
  *      request unanswered (loading at 1): that request alone, known by its
@@ -555,7 +555,7 @@ static int64_t deadlines(int64_t now)
 /*
  * The rescan: every request pending in SYSFS/class/firmware/ as an
  * ACTION=add event, built in ev, read through util.h's lister (the one
- * fwload -P uses for fwloadctl): its DEVPATH, and its FIRMWARE, TIMEOUT
+ * fwload-pending uses for fwloadctl): its DEVPATH, and its FIRMWARE, TIMEOUT
  * and ASYNC as the kernel wrote them in its uevent file. When no job slot
  * is free, the directory stays open and rescan(RESUME) reads on from there
  * once one is (never from the start again, which could go round for ever

@@ -34,6 +34,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -362,9 +363,8 @@ UTIL void child_reset(void)
 
 /*
  * One line on standard error: NAME ": " (none for "") and line_fmt's f,
- * for the programs whose one sink it is (fwload-sha256, fwload-extract,
- * fwload-runas: each defines say() as say_as() with its name), and for
- * child_start()'s child.
+ * for the programs whose one sink it is (each defines say() as say_as()
+ * with its name), and for child_start()'s child.
  */
 UTIL void say_as(const char *name, const char *f, ...)
 {
@@ -388,26 +388,29 @@ UTIL void say_as(const char *name, const char *f, ...)
  * The one way a program here starts another: vfork(), then in the child
  * fd[0], fd[1] and fd[2] (those >= 0) onto 0, 1 and 2, a session
  * (CHILD_SESSION: no controlling terminal) or a process group
- * (CHILD_GROUP) of its own, child_reset(), execve(path, argv, env). A
+ * (CHILD_GROUP) of its own, SIGKILLed when its parent dies (CHILD_PDEATH,
+ * a flag), child_reset(), execve(path, argv, env). A
  * child that cannot run it says "NAME: cannot run PATH: errno ..." on its
  * stderr (say_as(); name NULL: nothing) and exits 127. The child's pid, or -1
  * (errno). Never inlined: the child touches nothing but this frame.
  */
-enum { CHILD_SESSION = 1, CHILD_GROUP = 2 };
+enum { CHILD_SESSION = 1, CHILD_GROUP = 2, CHILD_PDEATH = 4 };
 
 static __attribute__((unused, noinline)) pid_t child_start(const char *path, char *const argv[],
 							    char *const env[], const int fd[3], int how,
 							    const char *name)
 {
-	pid_t pid = vfork();
+	pid_t parent = getpid(), pid = vfork();
 
 	if (pid == 0) {
 		int i = 0;
 
-		if (how == CHILD_SESSION)
+		if (how & CHILD_SESSION)
 			setsid();
-		else if (how == CHILD_GROUP)
+		else if (how & CHILD_GROUP)
 			setpgid(0, 0);
+		if (how & CHILD_PDEATH && (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent))
+			_exit(127);
 		while (i < 3 && (!fd || fd[i] < 0 || dup2(fd[i], i) == i))
 			i++;
 		if (i == 3) {
@@ -425,9 +428,9 @@ static __attribute__((unused, noinline)) pid_t child_start(const char *path, cha
 
 /*
  * --help or --version alone on the command line: help (or version, "NAME
- * VERSION\n") on stdout, and exit with ok (fwload-sha256, fwload-extract
- * and fwload-runas say 100: in fwload's COMMAND slot, 0 would commit the
- * text), or EX_SYSTEM when stdout fails. Any other command line: back.
+ * VERSION\n") on stdout, and exit with ok (the programs of fwload's
+ * COMMAND slot say 100: there, 0 would commit the text), or EX_SYSTEM when
+ * stdout fails. Any other command line: back.
  */
 UTIL void help_version(int argc, char **argv, const char *help, const char *version, int ok)
 {

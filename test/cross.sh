@@ -3,11 +3,12 @@
 # cross.sh [ARCH...] - build fwload with Debian's cross compilers and run the
 # fast tests under qemu-user for each architecture (make check-cross).
 #
-# ARCH: armhf arm64 riscv64 (default: all). For each: static fwload,
-# fwload-sha256, fwload-extract, fwload-runas and hotplugd (make CROSS_COMPILE=...), dynamic
-# test builds of fwload and fwload-extract and the fault injector are built
-# in a scratch copy of the sources, then test/run-unit runs with the static
-# programs replaced by "qemu-ARCH PROGRAM" (and the fault cases by
+# ARCH: armhf arm64 riscv64 (default: all). For each: the static C
+# programs ($progs, make CROSS_COMPILE=...), dynamic test builds of fwload
+# and fwload-extract and the fault injector are built in a scratch copy of
+# the sources, then test/run-unit runs with the static programs replaced by
+# "qemu-ARCH PROGRAM" (fwload: TEST_FWLOAD; the helpers: TEST_LIBEXEC, a
+# directory of such wrappers beside links to the scripts; the fault cases by
 # qemu-ARCH -E LD_PRELOAD=fault.so fwload-dyn or fwload-extract-dyn). Nothing is
 # decided from the build host's uname. 32-bit armhf is where 64-bit time and
 # offsets matter (test/unit/fwload-y2038.sh). Prints the stripped size of
@@ -20,6 +21,9 @@
 # read from one ($c_cases below: a new case with such a name is taken in).
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
+progs=$(make -s -C "$repo" print-C_PROGS)
+libexec_progs=$(make -s -C "$repo" print-LIBEXEC_PROGS)
+libexec_libs=$(make -s -C "$repo" print-LIBEXEC_SCRIPTS print-LIBEXEC_LIBS)
 [ $# -gt 0 ] || set -- armhf arm64 riscv64
 c_cases='fwload-* fault-* hotplugd-* extract-* fds-closed help-version config-cache config-stale
 agent-compressed agent-manifest agent-actions agent-hold agent-fwload-status'
@@ -46,23 +50,32 @@ for arch in "$@"; do
 	esac
 	b=$work/$arch
 	mkdir -p "$b/test"
-	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/fwload-extract.c" "$repo/fwload-runas.c" "$repo/hotplugd.c" "$repo/util.h" "$repo/request.h" "$repo/log.h" \
-		"$repo/Makefile" "$repo/VERSION" "$b/"
+	for p in $progs; do
+		cp "$repo/$p.c" "$b/"
+	done
+	cp "$repo"/*.h "$repo/Makefile" "$repo/VERSION" "$b/"
 	cp "$repo/test/fault.c" "$b/test/"
 	echo "=== $arch: make CROSS_COMPILE=$triplet-"
-	if ! make -s -C "$b" CROSS_COMPILE="$triplet-" WERROR=-Werror fwload fwload-sha256 fwload-extract fwload-runas hotplugd \
+	# shellcheck disable=SC2086 # $progs: program names
+	if ! make -s -C "$b" CROSS_COMPILE="$triplet-" WERROR=-Werror $progs \
 		test/fwload-dyn test/fwload-extract-dyn test/fault.so; then
 		echo "cross: $arch: build failed"
 		failed=$((failed + 1))
 		continue
 	fi
 	file "$b/fwload" | sed 's/^[^:]*: /  /'
-	for p in fwload fwload-sha256 fwload-extract fwload-runas hotplugd; do
+	mkdir -p "$b/qemu" "$b/libexec"  # wrappers with the programs' own names
+	for p in $progs; do
 		"$triplet-strip" -o "$b/$p.stripped" "$b/$p"
 		echo "  $p static, stripped: $(wc -c <"$b/$p.stripped") bytes"
-		mkdir -p "$b/qemu"  # wrappers with the programs' own names
 		printf '#!/bin/sh\nexec %s %s "$@"\n' "$qemu" "$b/$p" >"$b/qemu/$p"
 		chmod +x "$b/qemu/$p"
+	done
+	for p in $libexec_progs; do
+		ln -s "$b/qemu/$p" "$b/libexec/$p"
+	done
+	for p in $libexec_libs; do
+		ln -s "$repo/$p" "$b/libexec/$p"
 	done
 	log=$work/$arch.log
 	set --
@@ -84,8 +97,8 @@ for arch in "$@"; do
 	else
 		echo "  $arch: $# cases, all but: $native_only"
 	fi
-	TEST_FWLOAD=$b/qemu/fwload TEST_FWLOAD_SHA256=$b/qemu/fwload-sha256 TEST_FWDYN=$b/test/fwload-dyn TEST_FAULT=$b/test/fault.so \
-		TEST_FWLOAD_EXTRACT=$b/qemu/fwload-extract TEST_EXTRACT_DYN=$b/test/fwload-extract-dyn \
+	TEST_FWLOAD=$b/qemu/fwload TEST_LIBEXEC=$b/libexec TEST_FWDYN=$b/test/fwload-dyn TEST_FAULT=$b/test/fault.so \
+		TEST_EXTRACT_DYN=$b/test/fwload-extract-dyn \
 		TEST_HOTPLUGD=$b/qemu/hotplugd \
 		TEST_QEMU="$qemu -L /usr/$triplet" SHELLS=dash \
 		sh "$repo/test/run-unit" "$@" >"$log" 2>&1

@@ -29,6 +29,9 @@ FWLOAD=${TEST_FWLOAD:-$REPO/fwload}   # FWLOAD
 # shellcheck disable=SC2034 # for the cases
 FWBIN=$FWLOAD                          # fwload itself, when FWLOAD is a wrapper
 KPATH=/sbin:/bin:/usr/sbin:/usr/bin    # the kernel's PATH for helpers
+# The helpers' directory (FWLOAD_LIBEXEC): the sources', or test/cross.sh's
+# copy, where the C helpers are wrappers that run the cross-built ones.
+LIBEXEC=${TEST_LIBEXEC:-$REPO}
 FWDYN=${TEST_FWDYN:-$REPO/test/fwload-dyn}
 FAULT=${TEST_FAULT:-$REPO/test/fault.so}
 # test/cross.sh runs the suite on other architectures: TEST_FWLOAD is then a
@@ -48,6 +51,19 @@ mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel" "$SYS/module/firmware_class/par
 ln -s /proc/uptime "$T/proc/uptime"
 # firmware_class.path, not set: an empty line, as sysfs has it.
 echo >"$SYS/module/firmware_class/parameters/path"
+
+# own_libexec: FWLOAD_LIBEXEC becomes $T/libexec, links to every helper
+# and script of $LIBEXEC, for a case that puts a wrapper in place of one;
+# $HELPERS is where the real ones are.
+own_libexec() {
+	HELPERS=$LIBEXEC
+	mkdir -p "$T/libexec" || fail "cannot make $T/libexec"
+	for _p in "$HELPERS"/firmware.agent "$HELPERS"/fwloadctl-upload.sh "$HELPERS"/fwload-*; do
+		case $_p in *.c) continue ;; esac
+		[ -e "$T/libexec/${_p##*/}" ] || ln -s "$_p" "$T/libexec/${_p##*/}" || fail "cannot link $_p"
+	done
+	LIBEXEC=$T/libexec
+}
 
 # src_copy: $S, a copy of the sources in $T/src, for a test that runs make
 # with its own paths: make rebuilds a program whose compile command changed
@@ -185,9 +201,9 @@ pending() {
 }
 
 # hold_rec: $REC, the hold record of the request at $E_DEVPATH:
-# $RUN/held/KEY, KEY the request's identity as fwload -i prints it.
+# $RUN/held/KEY, KEY the request's identity as fwload-pending -k prints it.
 hold_rec() {
-	_k=$(clean "$FWLOAD" -s "$SYS" -i "$E_DEVPATH") || fail "fwload -i $E_DEVPATH: no key"
+	_k=$(clean "$LIBEXEC/fwload-pending" -s "$SYS" -k "$E_DEVPATH") || fail "fwload-pending -k $E_DEVPATH: no key"
 	# shellcheck disable=SC2034 # for the cases
 	REC=$RUN/held/$_k
 }
@@ -252,8 +268,7 @@ kernel_env() {
 		${E_SEQNUM+"SEQNUM=$E_SEQNUM"} \
 		HOME=/ PATH="$KPATH" \
 		SYSFS="$SYS" FWLOAD_CONF="$CONF" FWLOAD="$FWLOAD" HOTPLUG_DIR="$HOOKS" \
-		FWLOAD_SHA256="${TEST_FWLOAD_SHA256:-$REPO/fwload-sha256}" \
-		PROCFS="$T/proc" FWLOAD_LIBEXEC="$REPO" FWLOAD_RUNDIR="$RUN" FWLOADCTL="$REPO/fwloadctl" \
+		PROCFS="$T/proc" FWLOAD_LIBEXEC="$LIBEXEC" FWLOAD_RUNDIR="$RUN" \
 		FWLOAD_UDEV_ROOT="$UROOT" ${FWLOAD_PASSWD:+"FWLOAD_PASSWD=$FWLOAD_PASSWD"} \
 		"$@"
 }

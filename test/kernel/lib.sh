@@ -98,12 +98,12 @@ uptime_ms() {
 }
 
 # hold_record NAME: $rec, the hold record of the request for NAME:
-# /run/fwload/held/KEY, KEY the request's identity (fwload -i), once the
+# /run/fwload/held/KEY, KEY the request's identity (fwload-pending -k), once the
 # request is there (waited for up to 10 s).
 hold_record() {
 	_dev=/devices/virtual/misc/test_firmware/$(printf %s "$1" | tr / !)
 	_i=0
-	until _k=$(/sbin/fwload -i "$_dev" 2>/dev/null); do
+	until _k=$(/lib/fwload/fwload-pending -k "$_dev" 2>/dev/null); do
 		_i=$((_i + 1))
 		[ "$_i" -le 100 ] || fail "$1: no request after 10 s ($_dev)"
 		sleep 0.1

@@ -85,7 +85,7 @@ status_is 0
 cp "$LOGF" "$T/log.first"  # (the rules' warnings: said by the first event, which reads the files)
 file_is "$REQ/loading" 10
 data_is "$T/cal.want"
-log_has "fwload: loaded cal.bin (128 bytes, $(sed -n 's/^fwload: loaded cal.bin (128 bytes, \([0-9]*\) ms.*/\1/p' "$LOGF") ms) from standard input via $REPO/fwload-extract for $TF/cal.bin"
+log_has "fwload: loaded cal.bin (128 bytes, $(sed -n 's/^fwload: loaded cal.bin (128 bytes, \([0-9]*\) ms.*/\1/p' "$LOGF") ms) from standard input via $LIBEXEC/fwload-extract for $TF/cal.bin"
 
 request cal-mac.bin
 run agent firmware
@@ -127,7 +127,7 @@ request fails.bin
 run agent firmware
 status_is 2
 file_is "$REQ/loading" 1-1
-log_matches "fwload: fails\.bin: $(ere "$T/fails") failed \(exit status 3\).*no calibration here.*; request aborted"
+log_matches "fwload: fails\.bin: $(ere "$LIBEXEC/fwload-keep") failed \(exit status 3\) on standard input: no calibration here; request aborted; run= $(ere "$T/fails") \(rule $(ere "$T/fwload.rules"):[0-9]+\)"
 
 # The rules that misuse them: reported (once, when the rules are read),
 # ignored (the name is searched as a file: not found, cancelled).
@@ -145,7 +145,7 @@ done
 # explain: the action as a decision.
 run ctl explain cal-mac.bin
 status_is 0
-grep -qx "action:   extract: the image is $REPO/fwload-extract $T/art.img 256 128 --mac 02:11:22:33:44:55 --patch-mac 0x6" "$T/stdout" ||
+grep -qx "action:   extract: the image is $LIBEXEC/fwload-extract $T/art.img 256 128 --mac 02:11:22:33:44:55 --patch-mac 0x6" "$T/stdout" ||
 	fail "explain: $(cat "$T/stdout")"
 grep -qx "decision: load the program's output, committed only if it exits 0" "$T/stdout" || fail "explain: $(cat "$T/stdout")"
 run ctl explain runas.bin
@@ -200,7 +200,7 @@ for u in root:"uid 0 \\(root\\)" overflow:"uid 65534 \\(the overflow uid, nobody
 	run agent firmware
 	status_is 2
 	file_is "$REQ/loading" 1-1
-	log_matches "fwload: ${u%%:*}\\.bin: $(ere "$REPO/fwload-runas") failed \\(exit status 100\\) on standard input: fwload-runas: refusing ${u#*:}: a user of its own, one that runs nothing else, for the program; nothing run; request aborted"
+	log_matches "fwload: ${u%%:*}\\.bin: $(ere "$LIBEXEC/fwload-keep") failed \\(exit status 100\\) on standard input: fwload-runas: refusing ${u#*:}: a user of its own, one that runs nothing else, for the program; nothing run; request aborted; run= .*"
 done
 
 # A uid field that is not digits: refused before anything runs (before:

@@ -19,12 +19,16 @@ mkimage "$R/extra/y.bin" 5000
 mkimage "$fw/bad.bin" 100
 (cd "$fw" && sha256sum x.bin) >"$M"
 echo "0000000000000000000000000000000000000000000000000000000000000000  bad.bin" >>"$M"
-# The agent alone, without fwload-lib.sh beside it.
+# The agent and the C helpers, without fwload-lib.sh beside them.
 mkdir "$T/part"
 cp "$REPO/firmware.agent" "$T/part/"
+for p in "$LIBEXEC"/fwload-*; do
+	case $p in *.c | *.sh) continue ;; esac
+	[ ! -x "$p" ] || ln -s "$p" "$T/part/${p##*/}"
+done
 # fwload logging to $LOGF, where the agent cannot know LOG= (no config
 # read): each -l's value replaced.
-cat >"$T/fwload-log" <<END
+cat >"$T/fwload-to-logf" <<END
 #!/bin/sh
 n=\$#
 prev=
@@ -38,7 +42,7 @@ while [ "\$n" -gt 0 ]; do
 done
 exec "$FWBIN" "\$@"
 END
-chmod 755 "$T/fwload-log"
+chmod 755 "$T/fwload-to-logf"
 # A PATH with every program but grep.
 mkdir "$T/nogrep"
 for d in /usr/bin /bin; do
@@ -57,7 +61,7 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 	rm -rf "$RUN" "$LOGF"
 	conf "LOG=$LOGF" "FIRMWARE_ROOT=$R"
 	request x.bin
-	run kernel_env FWLOAD_LIBEXEC="$T/part" FWLOAD="$T/fwload-log" timeout 10 $sh "$T/part/firmware.agent" firmware
+	run kernel_env FWLOAD_LIBEXEC="$T/part" FWLOAD="$T/fwload-to-logf" timeout 10 $sh "$T/part/firmware.agent" firmware
 	[ "$st" = 111 ] || fail "$sh, no fwload-lib.sh: status $st, want 111; $(cat "$T/stderr")"
 	file_is "$REQ/loading" -1 "loading ($sh, no fwload-lib.sh)"
 	# (no run directory yet: no lock directory either, and fwload says so)
@@ -107,7 +111,7 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 	rm -rf "$RUN" "$LOGF" "$CONF"
 	mkdir "$CONF"
 	request x.bin
-	run kernel_env FWLOAD="$T/fwload-log" timeout 10 $sh "$REPO/firmware.agent" firmware
+	run kernel_env FWLOAD="$T/fwload-to-logf" timeout 10 $sh "$REPO/firmware.agent" firmware
 	[ "$st" = 2 ] || fail "$sh, unreadable fwload.conf: status $st, want 2; $(cat "$T/stderr")"
 	file_is "$REQ/loading" -1 "loading ($sh, unreadable fwload.conf)"
 	log_has "fwload: cancelled x.bin for $E_DEVPATH; cannot read $CONF"

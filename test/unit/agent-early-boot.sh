@@ -26,13 +26,13 @@ early() {
 }
 
 # hotplug starting the agent (a hook of its own), hotplug running the agent
-# in its own shell (the hook is fwload's agent: FWLOAD_AGENT), the agent.
+# in its own shell (the hook is fwload's agent: FWLOAD_LIBEXEC/firmware.agent), the agent.
 for via in hotplug hotplug-agent agent; do
 	case $via in
 	hotplug) set -- $TEST_SH "$REPO/hotplug" firmware ;;
 	hotplug-agent)
 		ln -sf "$REPO/firmware.agent" "$HOOKS/firmware/50-firmware.hotplug"
-		set -- env FWLOAD_AGENT="$REPO/firmware.agent" $TEST_SH "$REPO/hotplug" firmware
+		set -- env FWLOAD_LIBEXEC="$LIBEXEC" $TEST_SH "$REPO/hotplug" firmware
 		;;
 	agent) set -- $TEST_SH "$REPO/firmware.agent" firmware ;;
 	esac

@@ -8,8 +8,8 @@
 #     keeps its end when an agent takes the hold over: held until then;
 #   - no boot clock that can be read ends the hold (cancelled, one line),
 #     at its start and while it lasts.
-# The held agent's searches are counted through a fwload that logs its
-# calls (it checks the cache once a second while it holds).
+# The held agent's searches are counted through a fwload-stamp that logs
+# its calls (it checks the cache once a second while it holds).
 # shellcheck disable=SC2016 # sh -c's own expansions
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
@@ -27,13 +27,14 @@ cat >"$T/fakebin/date" <<END
 [ -e "$T/stepped" ] && [ "\$*" = +%s ] && { echo 4000000000; exit 0; }
 exec "$date" "\$@"
 END
-cat >"$T/fwload" <<END
+own_libexec
+rm "$LIBEXEC/fwload-stamp"
+cat >"$LIBEXEC/fwload-stamp" <<END
 #!/bin/sh
 echo "\$*" >>"$T/calls"
-exec "$FWBIN" "\$@"
+exec "$HELPERS/fwload-stamp" "\$@"
 END
-chmod 755 "$T/fakebin/date" "$T/fwload"
-FWLOAD=$T/fwload
+chmod 755 "$T/fakebin/date" "$LIBEXEC/fwload-stamp"
 KPATH=$T/fakebin:$KPATH
 checks() {
 	grep -c '^-K ' "$T/calls" 2>/dev/null || :

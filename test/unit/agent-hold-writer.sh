@@ -17,14 +17,16 @@ mkdir -p "$D"
 echo 6.12.0-test >"$T/proc/sys/kernel/osrelease"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
 mkimage "$T/full" 65536
-# fwload, counting the agent's looks at a file it found (fwload -I ... FILE).
-FWLOAD=$T/fwload-count
-cat >"$FWLOAD" <<END
+# fwload-stamp, counting the agent's looks at a file it found
+# (fwload-stamp -W FILE).
+own_libexec
+rm "$LIBEXEC/fwload-stamp"
+cat >"$LIBEXEC/fwload-stamp" <<END
 #!/bin/sh
-case "\$1 \$*" in "-I "*" $D/late.bin") echo look >>"$T/looks" ;; esac
-exec "$FWBIN" "\$@"
+case "\$*" in "-W $D/late.bin") echo look >>"$T/looks" ;; esac
+exec "$HELPERS/fwload-stamp" "\$@"
 END
-chmod 755 "$FWLOAD"
+chmod 755 "$LIBEXEC/fwload-stamp"
 
 request late.bin
 hold_rec

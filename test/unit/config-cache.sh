@@ -45,7 +45,7 @@ expect x.bin "from a"
 ! grep -q 'A comment line' "$RUN/conf.cache" || fail "comments in the cache"
 head -n 1 "$RUN/conf.cache" | grep -q '^# fwload-cache 1 ' || fail "no stamp first: $(head -n 1 "$RUN/conf.cache")"
 [ "$(tail -n 1 "$RUN/conf.cache")" = fwload_cache_end=1 ] || fail "no end line last: $(tail -n 1 "$RUN/conf.cache")"
-"$FWBIN" -K "$RUN/conf.cache" || fail "fwload says the cache it was made for is not fresh"
+"$LIBEXEC/fwload-stamp" -K "$RUN/conf.cache" || fail "fwload-stamp says the cache it was made for is not fresh"
 expect x.bin "from a"
 
 # Whole statements, one a line: the cache cut after any line is never a
@@ -88,12 +88,16 @@ mv "$CONF" "$T/conf.saved"
 mkdir -p "$T/sys/module/firmware_class/parameters"
 echo "$R/b" >"$SYS/module/firmware_class/parameters/path"
 FWLOAD=$T/fwload-nolog
-# shellcheck disable=SC2016 # the wrapper's own expansions
-printf '#!/bin/sh\n[ "$1" = -I ] || set -- -l none "$@"\nexec "%s" "$@"\n' "$FWBIN" >"$FWLOAD"
-chmod 755 "$FWLOAD"
+own_libexec
+rm "$LIBEXEC/fwload-log"
+# shellcheck disable=SC2016 # the wrappers' own expansions
+printf '#!/bin/sh\nexec "%s" -l none "$@"\n' "$FWBIN" >"$FWLOAD"
+# shellcheck disable=SC2016
+printf '#!/bin/sh\nexec "%s" -l none "$@"\n' "$HELPERS/fwload-log" >"$LIBEXEC/fwload-log"
+chmod 755 "$FWLOAD" "$LIBEXEC/fwload-log"
 expect x.bin "from b"
 rm -r "$SYS/module"
-FWLOAD=$FWBIN
+FWLOAD=$FWBIN LIBEXEC=$HELPERS
 mv "$T/conf.saved" "$CONF"
 
 # Values are data: quotes, $(...) and backquotes stay as they are, and so

@@ -50,7 +50,8 @@ mkfs.ext4 -q -I 128 -F "$T/ext.img" >/dev/null 2>&1 || fail "mkfs.ext4 -I 128 fa
 mount -o loop "$T/ext.img" "$EXT" || fail "cannot mount the ext4 image"
 CONF=$EXT/fwload.conf
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "FIRMWARE_PATH=/a"
-"$FWBIN" -I "$CONF" | grep -q '\.000000000:[0-9]*\.000000000:' || fail "times on ext4 -I 128 have nanoseconds: $("$FWBIN" -I "$CONF")"
+"$LIBEXEC/fwload-stamp" "$CONF" | grep -q '\.000000000:[0-9]*\.000000000:' ||
+	fail "times on ext4 -I 128 have nanoseconds: $("$LIBEXEC/fwload-stamp" "$CONF")"
 sleep 2
 expect "from a" "ext4, first event"
 [ -f "$C" ] || fail "no cache of a file two seconds old"
@@ -76,29 +77,30 @@ expect "from b" "nanoseconds, edited in the same second, same size"
 
 # 2. An edit while the cache is made: fwload.conf changed after it was
 # read (RULES= names a rules file elsewhere, whose stamp is taken after
-# fwload.conf is read: a wrapper of fwload -I changes fwload.conf then).
+# fwload.conf is read: a wrapper of fwload-stamp changes fwload.conf then).
 CONF=$T/fwload.conf
 M=$T/SHA256SUMS
 echo "0000000000000000000000000000000000000000000000000000000000000000  other.bin" >"$M"
 : >"$T/board.rules"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "FIRMWARE_PATH=/a" "RULES=$T/board.rules"
-cat >"$T/fwload-edit" <<END
+own_libexec
+rm "$LIBEXEC/fwload-stamp"
+cat >"$LIBEXEC/fwload-stamp" <<END
 #!/bin/sh
-if [ "\$1 \$2 \$4" = "-I -R $T/board.rules" ] && [ ! -e "$T/edited" ]; then
-	"$FWBIN" "\$@"
+if [ "\$1 \$3" = "-R $T/board.rules" ] && [ ! -e "$T/edited" ]; then
+	"$HELPERS/fwload-stamp" "\$@"
 	st=\$?
 	: >"$T/edited"
 	printf '%s\\n' "MANIFEST=$M" UNLISTED=refuse >>"$CONF"
 	exit \$st
 fi
-exec "$FWBIN" "\$@"
+exec "$HELPERS/fwload-stamp" "\$@"
 END
-chmod 755 "$T/fwload-edit"
+chmod 755 "$LIBEXEC/fwload-stamp"
 rm -rf "$RUN"
 sleep 2
-FWLOAD=$T/fwload-edit
 expect "from a" "read before the edit"
-FWLOAD=$FWBIN
+LIBEXEC=$HELPERS
 [ -e "$T/edited" ] || fail "the file was not edited while the cache was made"
 [ -f "$C" ] || fail "no cache made (the edit came after the stamp)"
 request x.bin
@@ -149,7 +151,7 @@ mount -t tmpfs newroot "$NEW" && cd "$NEW" && mkdir -p usr proc dev ./$progs ./$
 exec chroot "$NEW" "\$@"
 END
 chmod 755 "$T/enter"
-unshare -m --propagation private sh "$T/enter" "$FWBIN" -K "$T/cache.first"
+unshare -m --propagation private sh "$T/enter" "$LIBEXEC/fwload-stamp" -K "$T/cache.first"
 [ $? = 7 ] || fail "a cache made in another root is fresh after the switch_root"
 request x.bin
 # shellcheck disable=SC2086 # TEST_SH is a command line

@@ -71,9 +71,13 @@ log_has "fwload: $CONF:3: FIRMWARE_PATH: 'planted' is not an absolute path; left
 mkfw "$R/lib/firmware/x.bin" "the image"
 
 # Files another user could have changed are not read. (An fwload.conf not
-# read gives the default LOG=kmsg: a stand-in fwload logs to $LOGF instead.)
+# read gives the default LOG=kmsg: stand-ins for fwload and fwload-log log
+# to $LOGF instead.)
+own_libexec
+rm "$LIBEXEC/fwload-log"
 FWLOAD=$T/fwload-logf
-cat >"$FWLOAD" <<END
+for p in "$FWLOAD:$FWBIN" "$LIBEXEC/fwload-log:$HELPERS/fwload-log"; do
+	cat >"${p%%:*}" <<END
 #!/bin/sh
 n=\$#
 while [ \$n -gt 0 ]; do
@@ -84,9 +88,10 @@ while [ \$n -gt 0 ]; do
 	prev=\$a
 	n=\$((n - 1))
 done
-exec "$FWBIN" "\$@"
+exec "${p#*:}" "\$@"
 END
-chmod 755 "$FWLOAD"
+	chmod 755 "${p%%:*}"
+done
 M=$T/SHA256SUMS
 (cd "$R/lib/firmware" && sha256sum x.bin) >"$M"
 echo "firmware=nothing.bin dir=/nowhere" >"$T/fwload.rules"

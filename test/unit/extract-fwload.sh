@@ -12,7 +12,7 @@
 . "$REPO/test/unit/extract-lib"
 
 board
-SHA=${TEST_FWLOAD_SHA256:-$REPO/fwload-sha256}
+SHA=$LIBEXEC/fwload-sha256
 
 # fw ARG...: fwload answering x.bin with fwload-extract ARG..., under `run`.
 fw() {

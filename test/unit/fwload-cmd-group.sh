@@ -1,18 +1,17 @@
 # SPDX-License-Identifier: MIT
-# COMMAND and everything it starts are one unit: fwload starts it in a
-# session (and process group) of its own and ends the whole group whenever
-# the load ends: past DEADLINE, on a signal to fwload, on a failed write to
-# data, when COMMAND exits leaving something behind, and when fwload itself
-# is killed (its keeper, the session's leader, ends the group), and what
-# left the group for a session of its own (the keeper is their subreaper).
-# Here COMMAND starts three children (sleep: in its group, in a session of
-# its own, and orphaned at once) and stalls; the request ends in -1 (or 0
-# for the exit) and, 1 s after fwload returns, no process of the program is
-# left.
-# The same through fwload-runas (a run= user= rule's chain), and behind
-# fwload-sha256 (a manifest's). Before, fwload killed COMMAND alone: its
-# sleep ran on, reparented to init (and before the keeper became the
-# subreaper, the two in sessions of their own did).
+# COMMAND and everything it starts are one unit. fwload starts COMMAND in a
+# session (and process group) of its own, ends the whole group when
+# COMMAND exits, and when the load ends first (past DEADLINE, on a signal
+# to fwload, on a failed write to data) sends it SIGTERM, gives it a second,
+# then ends the group; COMMAND dies with fwload (SIGKILL). fwload-keep, in
+# front of a run= program (as the agent puts it), ends what left the group
+# for a session of its own too (it is their subreaper), when the program
+# exits, when told (SIGTERM), and when fwload dies. Here the program starts
+# three children (sleep: in its group, in a session of its own, and
+# orphaned at once) and stalls; the request ends in -1 (or 0 for the exit)
+# and, 1 s after fwload returns, no process of the program is left. The
+# same through fwload-runas (a run= user= rule's chain), and behind
+# fwload-sha256 (a manifest's).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -47,7 +46,8 @@ cat "$T/img"
 sleep 4322
 END
 { mkdir "$T/o" && chmod 1777 "$T/o" && chmod 755 "$T/prog" && chmod 644 "$T/img"; } || fail "cannot set up $T"
-# Under qemu-user (the cross layer) the keeper cannot be a subreaper (qemu
+KEEP=$LIBEXEC/fwload-keep
+# Under qemu-user (the cross layer) fwload-keep cannot be a subreaper (qemu
 # passes PR_SET_CHILD_SUBREAPER on as EINVAL): the two that leave the
 # group are started on a real kernel only.
 [ -n "${TEST_QEMU-}" ] || : >"$T/escape"
@@ -75,15 +75,15 @@ gone() {
 
 # DEADLINE (-T 2): -1 at the deadline, the whole group ended.
 request x.bin
-run clean "$FWLOAD" -s "$SYS" -T 2 -n x.bin "$E_DEVPATH" - "$T/prog" </dev/null
+run clean "$FWLOAD" -s "$SYS" -T 2 -n x.bin "$E_DEVPATH" - "$KEEP" "$T/prog" </dev/null
 status_is 2
 file_is "$REQ/loading" 1-1
-stderr_is "fwload: x.bin: deadline of 2 s passed reading standard input via $T/prog; request aborted"
+stderr_is "fwload: x.bin: deadline of 2 s passed reading standard input via $KEEP; request aborted"
 gone "past DEADLINE"
 
 # A signal to fwload: SIGTERM once the program has started its child.
 request x.bin
-env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$T/prog" </dev/null >"$T/stdout" 2>"$T/stderr" &
+env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$KEEP" "$T/prog" </dev/null >"$T/stdout" 2>"$T/stderr" &
 pid=$!
 until_true "the program to start its child" test -s "$T/o/pids"
 bg_pid "$pid"
@@ -96,16 +96,13 @@ stderr_is "fwload: x.bin: stopped by signal 15; request aborted"
 gone "after SIGTERM to fwload"
 
 # fwload killed (SIGKILL to it, as to its job's process group: an OOM kill,
-# kill -9 -PGID) once the program has started its child: no signal to fwload
-# reaches the program's group, whose keeper (its session's leader) sees
-# fwload die and ends it. Before, the program and its sleep ran on: the
-# program stalled (it never writes again to find its reader gone). Also as
-# fwload-runas runs it (the keeper stays root: its parent-death signal is
-# not cleared by the drop).
-for via in "" "$REPO/fwload-runas $RUNAS_ID:$RUNAS_ID"; do
+# kill -9 -PGID) once the program has started its child: fwload-keep gets
+# fwload's death as SIGTERM and ends it all. Also as fwload-runas runs the
+# program (fwload-keep stays root, in front of it).
+for via in "" "$LIBEXEC/fwload-runas $RUNAS_ID:$RUNAS_ID"; do
 	request x.bin
 	# shellcheck disable=SC2086 # $via: a program and its argument, or nothing
-	env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - $via "$T/prog" </dev/null >"$T/stdout" 2>"$T/stderr" &
+	env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$KEEP" $via "$T/prog" </dev/null >"$T/stdout" 2>"$T/stderr" &
 	pid=$!
 	until_true "the program to start its child" test -s "$T/o/pids"
 	bg_pid "$pid"
@@ -117,32 +114,44 @@ done
 
 # A failed write to data (EIO once 1000 bytes went in).
 request x.bin
-fault_run FAULT_EIO_AT=1000 -- -s "$SYS" -n x.bin "$E_DEVPATH" - "$T/prog" </dev/null
+fault_run FAULT_EIO_AT=1000 -- -s "$SYS" -n x.bin "$E_DEVPATH" - "$KEEP" "$T/prog" </dev/null
 status_is 2
 file_is "$REQ/loading" 1-1
 stderr_matches "fwload: x\.bin: cannot write $(ere "$SYS$E_DEVPATH")/data: errno 5 \(EIO\); request aborted"
 gone "after a failed write"
 
-# An exit that leaves its child running: the image is committed, the child
-# ended with the rest of the group.
+# An exit that leaves its children running: the image is committed, the
+# children ended with it.
 request x.bin
-run clean "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$T/prog" exit </dev/null
+run clean "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" - "$KEEP" "$T/prog" exit </dev/null
 status_is 0
 file_is "$REQ/loading" 10
 data_is "$T/img"
 gone "after the program's exit"
 
+# fwload alone (no fwload-keep: a decompressor, a digest check): the
+# group it made, at the deadline and at COMMAND's exit (nothing leaves the
+# group here).
+rm -f "$T/escape"
+for how in "" exit; do
+	request x.bin
+	run clean "$FWLOAD" -s "$SYS" -T 2 -n x.bin "$E_DEVPATH" - "$T/prog" $how </dev/null
+	if [ -n "$how" ]; then status_is 0; else status_is 2; fi
+	gone "fwload alone (${how:-the deadline})"
+done
+[ -n "${TEST_QEMU-}" ] || : >"$T/escape"
+
 # As a run= user= rule runs it: fwload-runas keeps the session fwload
 # made (it has no terminal), so the group is the program's.
 request x.bin
-run clean "$FWLOAD" -s "$SYS" -T 2 -n x.bin "$E_DEVPATH" - "$REPO/fwload-runas" "$RUNAS_ID:$RUNAS_ID" "$T/prog" </dev/null
+run clean "$FWLOAD" -s "$SYS" -T 2 -n x.bin "$E_DEVPATH" - "$KEEP" "$LIBEXEC/fwload-runas" "$RUNAS_ID:$RUNAS_ID" "$T/prog" </dev/null
 status_is 2
 file_is "$REQ/loading" 1-1
 gone "past DEADLINE, as $RUNAS through fwload-runas"
 # Behind fwload-sha256 (a manifest lists the name): one group still.
 request x.bin
-run clean "$FWLOAD" -s "$SYS" -T 2 -n x.bin "$E_DEVPATH" - "$REPO/fwload-sha256" \
-	"$(sha256sum "$T/img" | cut -c1-64)" "$REPO/fwload-runas" "$RUNAS_ID:$RUNAS_ID" "$T/prog" </dev/null
+run clean "$FWLOAD" -s "$SYS" -T 2 -n x.bin "$E_DEVPATH" - "$LIBEXEC/fwload-sha256" \
+	"$(sha256sum "$T/img" | cut -c1-64)" "$KEEP" "$LIBEXEC/fwload-runas" "$RUNAS_ID:$RUNAS_ID" "$T/prog" </dev/null
 status_is 2
 file_is "$REQ/loading" 1-1
 gone "past DEADLINE, behind fwload-sha256 and fwload-runas"

@@ -51,13 +51,13 @@ status_is 0
 [ "$(wc -l <"$LOGF")" -eq 1 ] || fail "want one log line: $(cat "$LOGF")"
 log_matches "fwload: loaded a\\\\x0afwload: loaded evil\\\\x5c \\(1000 bytes, [0-9]+ ms\\) from $(ere "$T/img") for $(ere "$E_DEVPATH"); note\\\\x09with\\\\x1b\\[1m"
 
-# -L: one log line, no request, the same escapes.
+# fwload-log: one log line, no request, the same escapes.
 rm -f "$LOGF"
-run clean "$FWLOAD" -l "$LOGF" -L "$(printf 'bad line 3\nin fwload.conf')"
+run clean "$LIBEXEC/fwload-log" -l "$LOGF" "$(printf 'bad line 3\nin fwload.conf')"
 status_is 0
 file_is "$LOGF" "fwload: bad line 3\\x0ain fwload.conf
 "
-run clean "$FWLOAD" -l none -L "nothing"
+run clean "$LIBEXEC/fwload-log" -l none "nothing"
 status_is 0
 
 # A full datagram queue at /dev/log: fwload answers and exits at once.
@@ -96,8 +96,8 @@ file_is "$REQ/loading" -1
 # newline kept, so the next record starts on a line of its own.
 long=$(printf '%03000d' 0)
 rm -f "$LOGF"
-"$FWLOAD" -l "$LOGF" -L "$long" 2>/dev/null
-"$FWLOAD" -l "$LOGF" -L "next" 2>/dev/null
+"$LIBEXEC/fwload-log" -l "$LOGF" "$long" 2>/dev/null
+"$LIBEXEC/fwload-log" -l "$LOGF" "next" 2>/dev/null
 assert_eq "records in the log file" 2 "$(wc -l <"$LOGF" | tr -d ' ')"
 assert_eq "the cut record's end" "0..." "$(head -n 1 "$LOGF" | tail -c 5)"
 assert_eq "the next record" "fwload: next" "$(tail -n 1 "$LOGF")"
@@ -106,5 +106,5 @@ assert_eq "the next record" "fwload: next" "$(tail -n 1 "$LOGF")"
 # could lead anywhere on the same file system).
 : >"$T/target"
 ln "$T/target" "$T/hardlink"
-"$FWLOAD" -l "$T/hardlink" -L "through a hard link" 2>/dev/null
+"$LIBEXEC/fwload-log" -l "$T/hardlink" "through a hard link" 2>/dev/null
 file_is "$T/target" "" "the hard link's target"

@@ -9,7 +9,7 @@
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
-SHA=${TEST_FWLOAD_SHA256:-$REPO/fwload-sha256}
+SHA=$LIBEXEC/fwload-sha256
 
 # passes FILE HEX: the filter copies FILE whole and exits 0.
 passes() {

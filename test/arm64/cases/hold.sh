@@ -16,7 +16,7 @@ until [ -n "$key" ] && [ -s "/run/fwload/held/$key" ]; do
 	i=$((i + 1))
 	[ "$i" -le 100 ] || fail "$name: not held after 10 s"
 	sleep 0.1
-	key=$(/sbin/fwload -i "/devices/virtual/misc/test_firmware/$name" 2>/dev/null)
+	key=$(/lib/fwload/fwload-pending -k "/devices/virtual/misc/test_firmware/$name" 2>/dev/null)
 done
 sleep 1
 [ -e "/sys/class/firmware/$name/loading" ] || fail "$name is no longer pending"

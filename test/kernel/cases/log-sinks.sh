@@ -76,7 +76,7 @@ else
 fi
 
 long=$(head -c 1500 /dev/zero | tr '\0' L)
-/sbin/fwload -l kmsg -L "fwload-test-long $long" || fail "fwload -L"
+/lib/fwload/fwload-log -l kmsg "fwload-test-long $long" || fail "fwload-log"
 line=$(dmesg | grep -o 'fwload: fwload-test-long L*\.\.\.$' | tail -n 1)
 [ -n "$line" ] || fail "the long line is not in the kernel log: $(dmesg | grep fwload-test-long | cut -c1-100)"
 [ ${#line} = 972 ] || fail "the long line has ${#line} bytes after the level, want 972"

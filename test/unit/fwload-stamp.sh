@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: MIT
-# The configuration cache's stamp. `fwload -I PATH...` prints
+# The configuration cache's stamp. `fwload-stamp PATH...` prints
 # "# fwload-cache 1" and, for each PATH, its encoded name and its stat(2)
-# identity; `-K CACHE` (alone, with -c, or with a load) trusts CACHE only
-# when it is a regular file of root's that nobody else can write, whose
-# first line is what -I prints now and whose last line is
-# "fwload_cache_end=1". Anything else: exit 7, nothing written anywhere.
+# identity; `fwload-stamp -K CACHE` trusts CACHE only when it is a regular
+# file of root's that nobody else can write, whose first line is what
+# fwload-stamp prints now and whose last line is "fwload_cache_end=1".
+# Anything else: exit 7.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+STAMP=$LIBEXEC/fwload-stamp
 
 C=$T/conf.cache
 A=$T/in/a.conf
@@ -15,7 +16,7 @@ mkdir -p "$T/in"
 mkfw "$A" 'A=1'
 mkfw "$B" 'B=22'
 
-# id FILE: the identity -I must print, from GNU stat(1) (busybox's has
+# id FILE: the identity fwload-stamp must print, from GNU stat(1) (busybox's has
 # no nanoseconds: called by its path, not as a shell applet).
 for STAT in /usr/bin/stat /bin/stat; do
 	[ -x "$STAT" ] && break
@@ -38,10 +39,10 @@ id_w() {
 	xargs -0 "$STAT" -L -c "%d:%i:%s:%.9Y:%.9Z:$(printf %o "0x$_m")" <"$T/w"
 }
 
-# -I: the exact line; '-' for an absent path (also under a file: ENOTDIR);
+# The exact line; '-' for an absent path (also under a file: ENOTDIR);
 # blanks, newlines, '%' and bytes >= 0x80 encoded, '/._,+@=-' kept.
 mkfw_w w
-run clean xargs -0 "$FWLOAD" -I "$A" "$T/in/none" "$A/x" "$B" <"$T/w"
+run clean xargs -0 "$STAMP" "$A" "$T/in/none" "$A/x" "$B" <"$T/w"
 status_is 0
 stderr_is ''
 case $T in
@@ -52,7 +53,7 @@ stdout_is "# fwload-cache 1 $enc_t/in/a.conf $(id "$A") $enc_t/in/none - $enc_t/
 
 # A path stat cannot answer for (a name too long): '?', never fresh.
 long=$T/$(printf '%0300d' 0)
-run clean "$FWLOAD" -I "$long"
+run clean "$STAMP" "$long"
 status_is 0
 stdout_is "# fwload-cache 1 $(printf %s "$long" | sed 's/%/%25/g') ?"
 
@@ -60,29 +61,29 @@ stdout_is "# fwload-cache 1 $(printf %s "$long" | sed 's/%/%25/g') ?"
 # after it (or in the same nanosecond) may change again unseen: 7, the
 # line printed all the same; changed before it: 0. No REF: 7. (Whole
 # seconds, 2 s: test/unit/config-stale.sh on ext4 with 128-byte inodes.)
-"$FWLOAD" -I "$T/in" | grep -q '\.000000000:[0-9]*\.000000000:' && fail "this case wants nanosecond times in $T"
+"$STAMP" "$T/in" | grep -q '\.000000000:[0-9]*\.000000000:' && fail "this case wants nanosecond times in $T"
 : >"$T/ref"
-run clean "$FWLOAD" -I -R "$T/ref" "$A" "$T/in/none" "$T/in"
+run clean "$STAMP" -R "$T/ref" "$A" "$T/in/none" "$T/in"
 status_is 0
 stdout_is "# fwload-cache 1 $enc_t/in/a.conf $(id "$A") $enc_t/in/none - $enc_t/in $(id "$T/in")"
 mkfw "$B" 'B=23'
-run clean "$FWLOAD" -I -R "$T/ref" "$A" "$B"
+run clean "$STAMP" -R "$T/ref" "$A" "$B"
 status_is 7
 stdout_is "# fwload-cache 1 $enc_t/in/a.conf $(id "$A") $enc_t/in/b%20c $(id "$B")"
 touch -r "$T/ref" "$T/ref2"  # the same times, but ctime is now: not before it
-run clean "$FWLOAD" -I -R "$T/ref2" "$A"
+run clean "$STAMP" -R "$T/ref2" "$A"
 status_is 0
-run clean "$FWLOAD" -I -R "$T/ref2" "$T/ref2"
+run clean "$STAMP" -R "$T/ref2" "$T/ref2"
 status_is 7
-run clean "$FWLOAD" -I -R "$T/in/none" "$A"
+run clean "$STAMP" -R "$T/in/none" "$A"
 status_is 7
-run clean "$FWLOAD" -R "$T/ref" -K "$T/ref"
+run clean "$STAMP" -R "$T/ref" -K "$T/ref"
 status_is 100
-[ "$(head -n 1 "$T/stderr")" = "fwload: -R goes with -I only" ] || fail "-R without -I: $(cat "$T/stderr")"
+[ "$(head -n 1 "$T/stderr")" = "fwload-stamp: -K takes CACHE or STAMP alone" ] || fail "-R with -K: $(cat "$T/stderr")"
 
 # mkcache [PATH...]: a fresh cache over A, B, $T/in/new (absent) and W.
 mkcache() {
-	if ! { clean xargs -0 "$FWLOAD" -I "$A" "$B" "$T/in/new" <"$T/w" && echo 'FW_PATH=/lib/firmware' &&
+	if ! { clean xargs -0 "$STAMP" "$A" "$B" "$T/in/new" <"$T/w" && echo 'FW_PATH=/lib/firmware' &&
 		echo fwload_cache_end=1; } >"$C.tmp" || ! chmod 600 "$C.tmp" || ! mv "$C.tmp" "$C"; then
 		fail "cannot make the cache"
 	fi
@@ -90,18 +91,18 @@ mkcache() {
 
 # fresh / stale WHAT: -K alone says 0 / 7 (one line on stderr with -v only).
 fresh() {
-	run clean "$FWLOAD" -K "$C"
+	run clean "$STAMP" -K "$C"
 	status_is 0
 	stderr_is ''
 	stdout_is ''
 }
 stale() {
-	run clean "$FWLOAD" -K "$C"
+	run clean "$STAMP" -K "$C"
 	[ "$st" = 7 ] || fail "$1: exit status $st, want 7 (stale)"
 	stderr_is ''
-	run clean "$FWLOAD" -v -K "$C"
+	run clean "$STAMP" -v -K "$C"
 	[ "$st" = 7 ] || fail "$1: -v: exit status $st, want 7"
-	grep -q "^fwload: configuration cache .* is stale: " "$T/stderr" ||
+	grep -q "^fwload-stamp: .* is stale: " "$T/stderr" ||
 		fail "$1: -v says nothing: $(cat "$T/stderr")"
 }
 
@@ -150,26 +151,26 @@ n=$(wc -c <"$C")
 for cut in 0 1 20 $((n - 30)) $((n - 19)) $((n - 1)); do
 	head -c "$cut" "$C" >"$T/cut"
 	cp "$T/cut" "$C.cut" && chmod 600 "$C.cut" && mv "$C.cut" "$C.x"
-	run clean "$FWLOAD" -K "$C.x"
+	run clean "$STAMP" -K "$C.x"
 	[ "$st" = 7 ] || fail "a cache cut at $cut of $n bytes: exit status $st, want 7"
 done
 : >"$C.x"
-run clean "$FWLOAD" -K "$C.x"
+run clean "$STAMP" -K "$C.x"
 status_is 7
 { cat "$C"; echo 'MORE=1'; } >"$C.x"
-run clean "$FWLOAD" -K "$C.x"
+run clean "$STAMP" -K "$C.x"
 status_is 7
 sed '1s/$/ /' "$C" >"$C.x"
-run clean "$FWLOAD" -K "$C.x"
+run clean "$STAMP" -K "$C.x"
 status_is 7
 sed '1s/ [^ ]*$/ 1:2:3:4.000000000:5.000000000:100644/' "$C" >"$C.x"
-run clean "$FWLOAD" -K "$C.x"
+run clean "$STAMP" -K "$C.x"
 status_is 7
 sed '1s/a\.conf/a%2Econf/' "$C" >"$C.x"   # not the way -I writes it
-run clean "$FWLOAD" -K "$C.x"
+run clean "$STAMP" -K "$C.x"
 status_is 7
 { printf '# fwload-cache 1 %s -' "$(printf '%04100d' 0)"; echo; echo fwload_cache_end=1; } >"$C.x"
-run clean "$FWLOAD" -K "$C.x"
+run clean "$STAMP" -K "$C.x"
 status_is 7
 fresh
 
@@ -185,51 +186,15 @@ chmod 602 "$C"
 stale "a cache others can write"
 chmod 600 "$C"
 ln -s "$C" "$T/link"
-run clean "$FWLOAD" -K "$T/link"
+run clean "$STAMP" -K "$T/link"
 status_is 7
-run clean "$FWLOAD" -K "$T/in"
+run clean "$STAMP" -K "$T/in"
 status_is 7
 mkfifo "$T/fifo"
-run clean "$FWLOAD" -K "$T/fifo"
+run clean "$STAMP" -K "$T/fifo"
 status_is 7
-run clean "$FWLOAD" -K "$T/none"
+run clean "$STAMP" -K "$T/none"
 status_is 7
-
-# With a load or a cancel: stale means nothing written anywhere (no answer,
-# no log line, nothing on stderr), fresh means the usual answer.
-mkimage "$T/img" 5000
-for how in load cancel; do
-	mkcache
-	mkfw "$A" "A=$how"
-	request x.bin
-	case $how in
-	load) run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$C" "$E_DEVPATH" "$T/img" ;;
-	cancel) run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$C" -c "$E_DEVPATH" ;;
-	esac
-	status_is 7
-	stderr_is ''
-	stdout_is ''
-	untouched
-	no_file "$LOGF"
-	mkcache
-	case $how in
-	load) run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$C" "$E_DEVPATH" "$T/img" ;;
-	cancel) run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$C" -c "$E_DEVPATH" ;;
-	esac
-	case $how in
-	load) status_is 0 && file_is "$REQ/loading" 10 && data_is "$T/img" ;;
-	cancel) status_is 1 && file_is "$REQ/loading" -1 ;;
-	esac
-	rm -f "$LOGF"
-done
-# Stale with -v: one line on stderr, still nothing written.
-mkfw "$A" 'A=v'
-request x.bin
-run clean "$FWLOAD" -v -s "$SYS" -l "$LOGF" -K "$C" "$E_DEVPATH" "$T/img"
-status_is 7
-stderr_matches "fwload: configuration cache $(ere "$C") is stale: an input changed; nothing written"
-untouched
-no_file "$LOGF"
 
 # -K STAMP: the stamp line itself, as a caller read it from its cache (the
 # decision's own inputs): fresh while they are unchanged, stale once one
@@ -237,32 +202,25 @@ no_file "$LOGF"
 # new inputs, says nothing of the decision made from the old).
 mkcache
 stamp1=$(head -n 1 "$C")
-run clean "$FWLOAD" -K "$stamp1"
+run clean "$STAMP" -K "$stamp1"
 status_is 0
 stderr_is ''
 mkfw "$A" 'A=stamp'
 mkcache
 fresh
-run clean "$FWLOAD" -v -K "$stamp1"
+run clean "$STAMP" -v -K "$stamp1"
 status_is 7
-stderr_is "fwload: the configuration stamp is stale: an input changed"
-request x.bin
-run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$stamp1" "$E_DEVPATH" "$T/img"
-status_is 7
-untouched
-no_file "$LOGF"
-run clean "$FWLOAD" -s "$SYS" -l "$LOGF" -K "$(head -n 1 "$C")" "$E_DEVPATH" "$T/img"
+stderr_is "fwload-stamp: the stamp is stale: an input changed"
+run clean "$STAMP" -K "$(head -n 1 "$C")"
 status_is 0
-file_is "$REQ/loading" 10
-rm -f "$LOGF"
-run clean "$FWLOAD" -K "# fwload-cache 1 $(printf '%04100d' 0) -"
+run clean "$STAMP" -K "# fwload-cache 1 $(printf '%04100d' 0) -"
 status_is 7
-run clean "$FWLOAD" -K "# fwload-cache 1 $A"
+run clean "$STAMP" -K "# fwload-cache 1 $A"
 status_is 7
 
 # Misuse.
-for args in "-I" "-I -c $A" "-K" "-I -K $C $A"; do
+for args in "" "-c $A" "-K" "-K $C $A" "-W -K $C"; do
 	# shellcheck disable=SC2086 # args is a word list
-	run clean "$FWLOAD" $args
+	run clean "$STAMP" $args
 	status_is 100
 done
