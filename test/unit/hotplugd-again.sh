@@ -62,7 +62,7 @@ killed.bin 2
 replaced.bin 1
 served.bin 1"
 wait_for '[ "$(wc -l <"$T/jobs")" -ge 10 ]' "PROGRAM's runs: $(cat "$T/jobs"); hotplugd: $(cat "$T/hpd.err")"
-sleep 0.5  # a run too many would show by now
+hpd_idle  # every run ended and reaped: a run too many shows by now
 sort "$T/jobs" >"$T/got"
 printf '%s\n' "$want" | diff - "$T/got" >"$T/diff" || fail "PROGRAM's runs (want, got): $(cat "$T/diff"); hotplugd: $(cat "$T/hpd.err")"
 for n in killed cannot answered served; do
