@@ -18,7 +18,7 @@ standin 0
 mkdir -p "$SYS/class/firmware"
 echo precious >"$T/victim"
 refused() {
-	run timeout 10 "$HPD" -x "$T/prog" -S "$SYS" -p "$1"
+	run timeout "$GUARD" "$HPD" -x "$T/prog" -S "$SYS" -p "$1"
 	status_is 111
 	stderr_is "$2"
 	file_is "$T/victim" "precious
