@@ -82,17 +82,19 @@ no_file "$REC" "the hold record after the load"
 
 # Copied in slowly: a file still growing is not loaded until it stops.
 # The copy goes on as the agent looks: fwload (a wrapper here) first adds
-# 4000 bytes to it at each look (-I), until all 40000 are there: two looks
-# always see two sizes, however slow either side is.
+# 4000 bytes to it at each look (-I, the file its last argument), until all
+# 40000 are there: two looks always see two sizes, however slow either side
+# is.
 rm "$D/late.bin"
 request late.bin
 hold_rec
 mkimage "$T/full" 40000
 cat >"$T/fwload-copy" <<END
 #!/bin/sh
-if [ "\$1" = -I ] && [ "\$2" = "$D/late.bin" ]; then
-	n=\$(wc -c <"\$2")
-	[ "\$n" -ge 40000 ] || head -c \$((n + 4000)) "$T/full" >"\$2"
+for f; do :; done
+if [ "\$1" = -I ] && [ "\$f" = "$D/late.bin" ]; then
+	n=\$(wc -c <"\$f")
+	[ "\$n" -ge 40000 ] || head -c \$((n + 4000)) "$T/full" >"\$f"
 fi
 exec "$FWBIN" "\$@"
 END
