@@ -54,7 +54,8 @@
  *                        and of kill() calls aimed at our own process
  *                        group (0) or at every process (-1)
  *                        ("kill_group N"), which are never passed on (a
- *                        group named by its number, -PGID, is)
+ *                        group named by its number, -PGID, is, and so is
+ *                        kill(0) from a group leader)
  *
  * A threshold is met exactly: the call that would cross it is cut short.
  */
@@ -425,8 +426,8 @@ pid_t fork(void)
 	return real_fork();
 }
 
-/* clone(fn, stack, flags, arg, ...): fwload starts COMMAND's keeper (and
- * its log file's writer) with it. */
+/* clone(fn, stack, flags, arg, ...): fwload starts its log file's writer
+ * with it. */
 int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 {
 	static int (*real_clone)(int (*)(void *), void *, int, void *, ...);
@@ -525,7 +526,9 @@ long syscall(long n, ...)
 int kill(pid_t pid, int sig)
 {
 	init();
-	if (pid == 0 || pid == -1) {
+	/* (kill(0) from a process that leads a group of its own reaches that
+	 * group alone: passed on.) */
+	if (pid == -1 || (pid == 0 && getpgrp() != getpid())) {
 		n_kill_group++;
 		return 0;
 	}

@@ -46,6 +46,11 @@ else
 	PRELOAD="LD_PRELOAD=$FAULT"
 	DYN=$FWDYN
 fi
+# GUARD: how long a case waits for an event before it calls it lost, in
+# seconds: 20, and three times that under qemu-user, where everything is
+# 5 to 20 times slower on a loaded host. A hang guard, never a measure.
+GUARD=20
+[ -z "${TEST_QEMU:-}" ] || GUARD=60
 mkdir -p "$SYS$TF" "$HOOKS" "$T/proc/sys/kernel" "$SYS/module/firmware_class/parameters"
 # The boot clock, the host's (a case that takes it away removes the link).
 ln -s /proc/uptime "$T/proc/uptime"
@@ -86,7 +91,7 @@ fail() {
 # (from $!): PID itself once it runs a program other than this shell, or,
 # when it stays a shell as this one is (yash runs a background command with
 # redirections in a subshell: $! is the subshell's), its child. Waited for
-# up to 10 s (a child just forked still runs the shell for a moment).
+# up to $GUARD s (a child just forked still runs the shell for a moment).
 bg_pid() {
 	_i=0
 	while :; do
@@ -107,20 +112,20 @@ bg_pid() {
 			fi
 		done
 		_i=$((_i + 1))
-		[ "$_i" -le 200 ] || fail "the background command $1 runs nothing"
+		[ "$_i" -le $((GUARD * 20)) ] || fail "the background command $1 runs nothing"
 		sleep 0.05
 	done
 }
 
-# until_true WHAT COMMAND...: wait (at most 20 s) for COMMAND to succeed: a
-# hang guard, not a measure.
+# until_true WHAT COMMAND...: wait (at most $GUARD s) for COMMAND to
+# succeed: a hang guard, not a measure.
 until_true() {
 	_w=$1
 	shift
 	_i=0
 	until "$@"; do
 		_i=$((_i + 1))
-		[ "$_i" -lt 200 ] || fail "waited 20 s for: $_w"
+		[ "$_i" -lt $((GUARD * 10)) ] || fail "waited $GUARD s for: $_w"
 		sleep 0.1
 	done
 }

@@ -61,7 +61,7 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 	rm -rf "$RUN" "$LOGF"
 	conf "LOG=$LOGF" "FIRMWARE_ROOT=$R"
 	request x.bin
-	run kernel_env FWLOAD_LIBEXEC="$T/part" FWLOAD="$T/fwload-to-logf" timeout 10 $sh "$T/part/firmware.agent" firmware
+	run kernel_env FWLOAD_LIBEXEC="$T/part" FWLOAD="$T/fwload-to-logf" timeout "$GUARD" $sh "$T/part/firmware.agent" firmware
 	[ "$st" = 111 ] || fail "$sh, no fwload-lib.sh: status $st, want 111; $(cat "$T/stderr")"
 	file_is "$REQ/loading" -1 "loading ($sh, no fwload-lib.sh)"
 	# (no run directory yet: no lock directory either, and fwload says so)
@@ -74,13 +74,13 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 	conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M"
 	sleep 1
 	request x.bin
-	run kernel_env FWLOAD_LIBEXEC="$T/part" timeout 10 $sh "$T/part/firmware.agent" firmware
+	run kernel_env FWLOAD_LIBEXEC="$T/part" timeout "$GUARD" $sh "$T/part/firmware.agent" firmware
 	[ "$st" = 0 ] || fail "$sh, the whole install: status $st, want 0; $(cat "$T/stderr")"
 	[ -f "$RUN/conf.cache" ] || fail "$sh: no cache made"
 	rm "$T/part/fwload-lib.sh"
 	echo "UNLISTED=refuse" >>"$CONF"
 	request x.bin
-	run kernel_env FWLOAD_LIBEXEC="$T/part" timeout 10 $sh "$T/part/firmware.agent" firmware
+	run kernel_env FWLOAD_LIBEXEC="$T/part" timeout "$GUARD" $sh "$T/part/firmware.agent" firmware
 	[ "$st" = 111 ] || fail "$sh, no fwload-lib.sh, a stale cache: status $st, want 111; $(cat "$T/stderr")"
 	file_is "$REQ/loading" -1 "loading ($sh, no fwload-lib.sh, a stale cache)"
 
@@ -90,7 +90,7 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 	conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" FIRMWARE_PATH=/extra "MANIFEST=$M"
 	for name in y.bin bad.bin x.bin; do
 		request "$name"
-		run kernel_env PATH="$T/nogrep" timeout 10 $sh "$REPO/firmware.agent" firmware
+		run kernel_env PATH="$T/nogrep" timeout "$GUARD" $sh "$REPO/firmware.agent" firmware
 		case $name in
 		bad.bin)
 			[ "$st" = 2 ] || fail "$sh, no grep, $name: status $st, want 2; $(cat "$T/stderr")"
@@ -111,7 +111,7 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 	rm -rf "$RUN" "$LOGF" "$CONF"
 	mkdir "$CONF"
 	request x.bin
-	run kernel_env FWLOAD="$T/fwload-to-logf" timeout 10 $sh "$REPO/firmware.agent" firmware
+	run kernel_env FWLOAD="$T/fwload-to-logf" timeout "$GUARD" $sh "$REPO/firmware.agent" firmware
 	[ "$st" = 2 ] || fail "$sh, unreadable fwload.conf: status $st, want 2; $(cat "$T/stderr")"
 	file_is "$REQ/loading" -1 "loading ($sh, unreadable fwload.conf)"
 	log_has "fwload: cancelled x.bin for $E_DEVPATH; cannot read $CONF"

@@ -61,8 +61,8 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 			damage "$how"
 			request "$name"
 			# shellcheck disable=SC2086 # $sh is a command line
-			run kernel_env timeout 10 $sh "$REPO/firmware.agent" firmware
-			[ "$st" != 124 ] || fail "$sh, $how cache, $name: no answer within 10 s"
+			run kernel_env timeout "$GUARD" $sh "$REPO/firmware.agent" firmware
+			[ "$st" != 124 ] || fail "$sh, $how cache, $name: no answer within $GUARD s"
 			if [ "$name" = good.bin ]; then
 				[ "$st" = 0 ] || fail "$sh, $how cache, $name: status $st, want 0; $(cat "$T/stderr")"
 				file_is "$REQ/loading" 10 "loading ($sh, $how cache, $name)"

@@ -2,7 +2,7 @@
 # Two requests whose DEVPATHs differ only in a '/' against a '!': a device
 # .../1-1/1-1:1.0 asking for fw.bin, and its parent .../1-1 asking for
 # 1-1:1.0/fw.bin (the kernel writes that '/' as '!'). Each hold has a
-# record of its own, keyed by the request's identity (fwload -i: the device
+# record of its own, keyed by the request's identity (fwload-pending -k: the device
 # and inode of its kernfs directory, as fwload's lock), never by its name:
 # both are held at once, and both are served when their files appear. (With
 # the DEVPATH as the key, '/' written '!', they shared a record: the second

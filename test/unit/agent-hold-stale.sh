@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: MIT
-# A hold record under this request's key (fwload -i) that names another
+# A hold record under this request's key (fwload-pending -k) that names another
 # DEVPATH is another request's: keys never repeat within a boot, but they
 # start again at the next, and a run directory that is not a tmpfs keeps
 # records across it (doc/kernel-facts.md). A new request's hold must not
 # take that record's end for its own: here the stale record's end has
-# passed, and the new request, HOLD=30, is served when its file appears
-# 2 s later (before, it was cancelled at once: "taken over from an earlier
-# hold that ended"). The control: a record of this very request (its
-# DEVPATH) keeps its end.
+# passed, and the new request, HOLD=30, is held (its line in the log) and
+# served when its file appears (before, it was cancelled at once: "taken
+# over from an earlier hold that ended"). The control: a record of this
+# very request (its DEVPATH) keeps its end.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
 
@@ -24,7 +24,10 @@ printf '%s 99999999 1 %s\n' "$((up - 5))" "/devices/virtual/misc/test_firmware/o
 	agent firmware >"$T/out" 2>&1
 	echo $? >"$T/st"
 ) &
-sleep 2
+# held, or ended: the hold's line in the log (written once it holds), or
+# the agent's status.
+held_or_ended() { [ -e "$T/st" ] || grep -qs '^fwload: new\.bin held for ' "$LOGF"; }
+until_true "new.bin held, or its agent's end" held_or_ended
 [ ! -e "$T/st" ] || fail "not held: status $(cat "$T/st"), $(cat "$T/out"); log: $(cat "$LOGF")"
 mkimage "$D/new.bin" 3000
 until_true "the held request served" test -e "$T/st"

@@ -67,7 +67,7 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 		rm -f "$R/lib/firmware/$name"
 		request "$name"
 		# shellcheck disable=SC2086 # $sh is a command line
-		run kernel_env timeout 10 $sh "$REPO/firmware.agent" firmware
+		run kernel_env timeout "$GUARD" $sh "$REPO/firmware.agent" firmware
 		[ "$st" = 1 ] || fail "$sh: $name with a FIFO or link in the missing list: status $st, want 1"
 		file_is "$REQ/loading" -1 "loading ($sh, $name)"
 	done

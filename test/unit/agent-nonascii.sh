@@ -23,8 +23,8 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 		request "$name"
 		rm -f "$LOGF"
 		# shellcheck disable=SC2086 # $sh is a command line
-		run kernel_env timeout 10 $sh "$REPO/firmware.agent" firmware
-		[ "$st" != 124 ] || fail "$sh, $name: no answer within 10 s"
+		run kernel_env timeout "$GUARD" $sh "$REPO/firmware.agent" firmware
+		[ "$st" != 124 ] || fail "$sh, $name: no answer within $GUARD s"
 		case $sh:$(cat "$REQ/loading") in
 		*:10) data_is "$R/lib/firmware/$name" ;;
 		yash:-1)

@@ -35,7 +35,7 @@ for sh in dash "busybox sh" mksh yash "bash --posix"; do
 		for name in x.bin bad.bin none.bin; do
 			request "$name"
 			# shellcheck disable=SC2086 # $sh is a command line
-			run kernel_env timeout 10 $sh "$REPO/firmware.agent" firmware
+			run kernel_env timeout "$GUARD" $sh "$REPO/firmware.agent" firmware
 			case $name in
 			x.bin) want=0 load=10 ;;
 			bad.bin) want=2 load=1-1 ;;

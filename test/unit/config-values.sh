@@ -70,7 +70,7 @@ for bad in MAX_SIZE=0 MAX_SIZE=3G MAX_SIZE=4G MAX_SIZE=2048M MAX_SIZE=9999999999
 done
 # The ends of the ranges reach fwload as they are.
 # shellcheck disable=SC2016 # the wrapper's own expansions
-printf '#!/bin/sh\n[ "$1" = -I ] || printf "%%s\\n" "$@" >"%s"\nexec "%s" "$@"\n' "$T/args" "$FWBIN" >"$T/fwload-args"
+printf '#!/bin/sh\n[ "$3" = -O ] || printf "%%s\\n" "$@" >"%s"\nexec "%s" "$@"\n' "$T/args" "$FWBIN" >"$T/fwload-args"
 chmod 755 "$T/fwload-args"
 FWLOAD=$T/fwload-args
 for good in "MAX_SIZE=2047M DEADLINE=86400" "MAX_SIZE=1 DEADLINE=1" "MAX_SIZE=2096128K DEADLINE=007" "MAX_SIZE=1G DEADLINE=60"; do

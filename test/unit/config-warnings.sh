@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # A line the agent cannot understand (unknown key, no '=', a bad value) is
-# reported in the log (through fwload -L) with its line number and ignored,
+# reported in the log (through fwload-log) with its line number and ignored,
 # once: not again on the next event, while the config is unchanged. The
 # request is still served. Comments, blank lines, leading blanks and a last
 # line without a newline are all fine.

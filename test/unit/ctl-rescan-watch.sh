@@ -8,27 +8,33 @@
 conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw"
 mkimage "$T/fw/late.bin" 4000
 mkdir -p "$SYS/class/firmware"
-ctl rescan --watch 8 >"$T/watch.out" 2>&1 &
+# fwload-pending, and a line in $T/looks after each look of the watch: the
+# request is made once the watch has looked and found nothing.
+own_libexec
+rm "$LIBEXEC/fwload-pending"
+cat >"$LIBEXEC/fwload-pending" <<END
+#!/bin/sh
+"$HELPERS/fwload-pending" "\$@"
+st=\$?
+echo >>"$T/looks"
+exit \$st
+END
+chmod 755 "$LIBEXEC/fwload-pending"
+# (100 looks: a watch that cannot end by itself while the case runs)
+ctl rescan --watch 100 >"$T/watch.out" 2>&1 &
 watch=$!
-sleep 1
+LIBEXEC=$HELPERS
+until_true "the watch's first look" test -s "$T/looks"
 pending late.bin
-i=0
-while [ "$(cat "$REQ/loading")" != 10 ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+until_true "late.bin served by the watch" grep -qx 10 "$REQ/loading"
 file_is "$REQ/loading" 10
 data_is "$T/fw/late.bin"
 # SIGTERM to fwloadctl itself (not to the shell that runs ctl in the
 # background: mksh's waits on, and so does its fwloadctl).
 bg_pid "$watch"
 kill -TERM "$bgpid"
-i=0
-while kill -0 "$bgpid" 2>/dev/null && [ $i -lt 30 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-! kill -0 "$bgpid" 2>/dev/null || fail "the watch did not stop on SIGTERM"
+watch_gone() { ! kill -0 "$bgpid" 2>/dev/null; }
+until_true "the watch's end on SIGTERM" watch_gone
 wait "$watch"
 grep -qx 'late.bin: 0' "$T/watch.out" || fail "watch said: $(cat "$T/watch.out")"
 

@@ -70,12 +70,9 @@ conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw"
 # Busy (another answerer holds the request): fine.
 rm -r "$SYS/class/firmware"/*
 pending held.bin
-# (fwload lists the requests: -P; the stand-in answers none.)
+# (fwload-pending lists the requests; the stand-in fwload answers none.)
 cat >"$T/busy-fwload" <<END
 #!/bin/sh
-for a; do
-	[ "\$a" != -P ] || exec "$FWBIN" "\$@"
-done
 exit 5
 END
 chmod 755 "$T/busy-fwload"

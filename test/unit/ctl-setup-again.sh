@@ -75,12 +75,8 @@ no_file "$RUN/settled" "settle's marker after the first setup since --undo"
 read -r daemon <"$RUN/hotplugd.pid"
 ctl_ setup --undo
 status_is 0
-i=0
-while kill -0 "$daemon" 2>/dev/null && [ $i -lt 50 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
-! kill -0 "$daemon" 2>/dev/null || fail "hotplugd (pid $daemon) still runs after --undo"
+daemon_gone() { ! kill -0 "$daemon" 2>/dev/null; }
+until_true "hotplugd (pid $daemon) to end after --undo" daemon_gone
 wait "$daemon" 2>/dev/null || :
 
 # A hotplugd that setup did not start: kept, one line; with --own refused.

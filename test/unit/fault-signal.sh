@@ -41,12 +41,7 @@ stops() {
 	esac
 	pid=$!
 	bg_pid "$pid"  # fwload (under yash, $! is a subshell that waits for it)
-	i=0
-	while [ ! -s "$REQ/data" ] && [ "$i" -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
-	[ -s "$REQ/data" ] || fail "the load did not start ($how)"
+	until_true "the load's start ($how)" test -s "$REQ/data"
 	send_sig "$sig" "$bgpid"
 	wait "$pid"
 	st=$?

@@ -57,9 +57,8 @@ END
 FWLOAD=$T/fwload-fds
 cat >"$FWLOAD" <<END
 #!/bin/sh
-# (-I prints the config cache's stamp into a command substitution: a pipe;
-# -K only checks the cache.)
-[ "\$1" = -I ] || [ "\$1" = -K ] || for fd in 0 1 2; do
+# (-O, a setting's check, answers into a command substitution: a pipe.)
+[ "\$3" = -O ] || for fd in 0 1 2; do
 	echo "fwload \$fd \$(readlink /proc/\$\$/fd/\$fd)" >>"$T/fds2"
 done
 exec "$FWBIN" "\$@"

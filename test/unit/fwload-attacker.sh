@@ -29,12 +29,7 @@ attack() {
 	"$SETPRIV" --reuid=nobody --regid=nogroup --clear-groups \
 		"$LOCKHOLD" "$REQ/loading" "$REQ/data" "$REQ" >"$T/held" 2>&1 &
 	attacker=$!
-	i=0
-	until grep -q '^ready' "$T/held"; do
-		i=$((i + 1))
-		[ $i -lt 500 ] || fail "the attacker did not start: $(cat "$T/held")"
-		sleep 0.01
-	done
+	until_true "the attacker's start ($T/held)" grep -q '^ready' "$T/held"
 	for l in "flock $REQ/loading" "fcntl $REQ/loading" "ofd $REQ/loading" "flock $REQ/data" \
 		"fcntl $REQ/data" "ofd $REQ/data" "flock $REQ"; do
 		grep -Fqx "$l ok" "$T/held" || fail "the attacker does not hold $l: $(cat "$T/held")"

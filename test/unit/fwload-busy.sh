@@ -10,19 +10,15 @@
 
 mkimage "$T/img" 300000
 request x.bin
-# A: the image from a slow pipe (64 KiB, a pause, the rest).
+# A: the image from a slow pipe (64 KiB, a pause until B is done, the rest).
 {
 	head -c 65536 "$T/img"
-	sleep 1.5
+	until [ -e "$T/go" ]; do sleep 0.05; done
 	tail -c +65537 "$T/img"
 } | clean "$FWLOAD" -s "$SYS" -l "$LOGF" "$E_DEVPATH" - >"$T/a.out" 2>&1 &
 a=$!
-i=0
-until [ "$(wc -c <"$REQ/data")" -ge 65536 ]; do
-	i=$((i + 1))
-	[ $i -lt 500 ] || fail "A did not start"
-	sleep 0.01
-done
+data_ge() { [ "$(wc -c <"$REQ/data")" -ge "$1" ]; }
+until_true "A's first 64 KiB ($T/a.out)" data_ge 65536
 mkimage "$T/other" 5000
 for how in file cancel; do
 	case $how in
@@ -33,6 +29,7 @@ for how in file cancel; do
 	stderr_is "fwload: x.bin: another answerer holds $E_DEVPATH; left alone"
 	file_is "$REQ/loading" 1 "loading while A copies (B: $how)"
 done
+: >"$T/go"
 wait "$a"
 st=$?
 status_is 0

@@ -18,22 +18,19 @@ run clean "$FWLOAD" -c -s "$SYS" -t 0 "$TF/nothing.bin"
 status_is 111
 stderr_is "fwload: nothing.bin: no request: cannot open $SYS$TF/nothing.bin/loading: errno 2 (ENOENT)"
 
-# Another answerer holds the request (a load from a pipe that pauses):
-# left alone.
+# Another answerer holds the request (a load from a pipe that pauses
+# until the cancel is done): left alone.
 request y.bin
 {
 	printf abc
-	sleep 2
+	until [ -e "$T/go" ]; do sleep 0.05; done
 } | clean "$FWLOAD" -s "$SYS" -k "$T/lock" -l none "$E_DEVPATH" - &
-i=0
-until [ "$(cat "$REQ/data")" = abc ]; do
-	i=$((i + 1))
-	[ $i -lt 500 ] || fail "the first answerer did not start"
-	sleep 0.01
-done
+data_abc() { [ "$(cat "$REQ/data")" = abc ]; }
+until_true "the first answerer's start" data_abc
 run clean "$FWLOAD" -c -s "$SYS" -k "$T/lock" -l "$LOGF" "$E_DEVPATH"
 status_is 5
 file_is "$REQ/loading" 1 "loading (the first answerer's 1 only)"
 stderr_is "fwload: y.bin: another answerer holds $E_DEVPATH; left alone"
+: >"$T/go"
 wait
 file_is "$REQ/loading" 10

@@ -53,7 +53,7 @@ KEEP=$LIBEXEC/fwload-keep
 [ -n "${TEST_QEMU-}" ] || : >"$T/escape"
 
 # gone: the processes in $T/o/pids (each checked by its command line, never
-# by its number alone) are all gone (or zombies) within 1 s.
+# by its number alone) are all gone (or zombies) within the hang guard.
 gone() {
 	read -r _pids <"$T/o/pids" || fail "the program wrote no pids"
 	_i=0
@@ -67,7 +67,7 @@ gone() {
 		done
 		[ -n "$_left" ] || break
 		_i=$((_i + 1))
-		[ "$_i" -le 10 ] || fail "$1: left running 1 s after fwload:$_left"
+		[ "$_i" -le $((GUARD * 10)) ] || fail "$1: left running $GUARD s after fwload:$_left"
 		sleep 0.1
 	done
 	rm -f "$T/o/pids"

@@ -138,21 +138,13 @@ env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -n x.bin "$E_DEVPATH" "$T/img" \
 	/bin/sh -c 'echo $$ >"$0"; head -c 100; exec sleep 50' "$T/pid" >"$T/stdout" 2>"$T/stderr" &
 pid=$!
 bg_pid "$pid"  # fwload (under yash, $! is a subshell that waits for it)
-i=0
-until [ -s "$T/pid" ] && [ -s "$REQ/data" ]; do
-	i=$((i + 1))
-	[ $i -lt 500 ] || fail "the filter did not start"
-	sleep 0.01
-done
+started() { [ -s "$T/pid" ] && [ -s "$REQ/data" ]; }
+until_true "the filter's start" started
 kill -TERM "$bgpid"
 wait "$pid"
 st=$?
 status_is 3
 file_is "$REQ/loading" 1-1
 stderr_is "fwload: x.bin: stopped by signal 15; request aborted"
-i=0
-while kill -0 "$(cat "$T/pid")" 2>/dev/null; do
-	i=$((i + 1))
-	[ $i -lt 500 ] || fail "the filter outlived fwload"
-	sleep 0.01
-done
+filter_gone() { ! kill -0 "$(cat "$T/pid")" 2>/dev/null; }
+until_true "the filter's end with fwload's" filter_gone

@@ -52,6 +52,6 @@ i=0
 while [ -r "/proc/$sp/stat" ] && [ "$(sed 's/.*) \([A-Z]\).*/\1/' "/proc/$sp/stat" 2>/dev/null)" != Z ] &&
 	tr '\0' ' ' <"/proc/$sp/cmdline" 2>/dev/null | grep -qF "sleep $secs "; do
 	i=$((i + 1))
-	[ "$i" -le 10 ] || fail "COMMAND's sleep (pid $sp) still runs 1 s after fwload"
+	[ "$i" -le $((GUARD * 10)) ] || fail "COMMAND's sleep (pid $sp) still runs $GUARD s after fwload"
 	sleep 0.1
 done

@@ -67,7 +67,7 @@ if ! command -v python3 >/dev/null || ! unshare -m true 2>/dev/null; then
 fi
 request x.bin
 # shellcheck disable=SC2016 # the namespace's own script
-run timeout 20 unshare -m sh -c '
+run timeout "$GUARD" unshare -m sh -c '
 	mount -t tmpfs none /dev || exit 99
 	: >/dev/null
 	python3 -c "

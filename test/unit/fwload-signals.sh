@@ -17,6 +17,7 @@ mkimage "$T/img" 1000
 sigs="HUP INT QUIT TERM USR1 USR2 ALRM VTALRM PROF XCPU XFSZ IO PWR SYS TRAP ABRT"
 nums="16 34 37 64"
 [ -n "${TEST_QEMU:-}" ] || sigs="$sigs SEGV BUS FPE ILL" nums="$nums 32 33"
+data_abc() { [ "$(cat "$REQ/data")" = abc ]; }
 for sig in $sigs $nums; do
 	request x.bin
 	# fwload itself in the background (env execs it: $! is its pid, or,
@@ -26,12 +27,7 @@ for sig in $sigs $nums; do
 		/bin/sh -c 'printf abc; exec sleep 30' >"$T/stdout" 2>"$T/stderr" &
 	pid=$!
 	bg_pid "$pid"
-	i=0
-	until [ "$(cat "$REQ/data")" = abc ]; do
-		i=$((i + 1))
-		[ $i -lt 500 ] || fail "$sig: the load did not start"
-		sleep 0.01
-	done
+	until_true "$sig: the load's start" data_abc
 	case $sig in
 	[0-9]*) /bin/kill -s "$sig" "$bgpid" 2>/dev/null || kill -"$sig" "$bgpid" ;;
 	*) send_sig "$sig" "$bgpid" ;;

@@ -18,7 +18,11 @@
 
 # The stand-in PROGRAM: its run's number for the name in $T/jobs; then what
 # the name asks for; a served request's directory removed (the kernel's
-# part).
+# part). Removed means moved to $T/gone, never deleted: kernfs never reuses
+# an inode, but a disk file system under $T (ext4) hands a deleted one out
+# again at once, and a request made later (replaced.bin's new one) would have
+# the identity of one answered before (answered.bin's), which hotplugd
+# looks for again.
 cat >"$T/prog" <<END
 #!/bin/sh
 n=\$(cat "$T/count-\$FIRMWARE" 2>/dev/null) || n=0
@@ -30,18 +34,19 @@ case \$FIRMWARE:\$n in
 killed.bin:1 | always.bin:*) kill -KILL 0 ;;
 cannot.bin:1) exit 127 ;;
 fails.bin:1) exit 1 ;;
-answered.bin:1) rm -r "\$req" && kill -KILL 0 ;;
+answered.bin:1) mv "\$req" "$T/gone/\$FIRMWARE" && kill -KILL 0 ;;
 replaced.bin:1)
 	# made before the old one goes: a new inode (kernfs never reuses one)
 	mkdir "\$req.new" && : >"\$req.new/loading" && : >"\$req.new/data" &&
 		printf 'FIRMWARE=replaced.bin\nTIMEOUT=60\nASYNC=1\n' >"\$req.new/uevent" &&
-		mv "\$req" "\$req.old" && mv "\$req.new" "\$req" && rm -r "\$req.old" && kill -KILL 0
+		mv "\$req" "$T/gone/\$FIRMWARE" && mv "\$req.new" "\$req" && kill -KILL 0
 	;;
 esac
-rm -r "\$req"
+mv "\$req" "$T/gone/\$FIRMWARE.\$n"
 END
 chmod 755 "$T/prog"
 : >"$T/jobs"
+mkdir "$T/gone"
 for n in killed always cannot fails answered replaced served; do
 	pending "$n.bin"
 done
@@ -57,7 +62,7 @@ killed.bin 2
 replaced.bin 1
 served.bin 1"
 wait_for '[ "$(wc -l <"$T/jobs")" -ge 10 ]' "PROGRAM's runs: $(cat "$T/jobs"); hotplugd: $(cat "$T/hpd.err")"
-sleep 0.5  # a run too many would show by now
+hpd_idle  # every run ended and reaped: a run too many shows by now
 sort "$T/jobs" >"$T/got"
 printf '%s\n' "$want" | diff - "$T/got" >"$T/diff" || fail "PROGRAM's runs (want, got): $(cat "$T/diff"); hotplugd: $(cat "$T/hpd.err")"
 for n in killed cannot answered served; do

@@ -74,7 +74,7 @@ stopped() {
 
 # refused PIDFILE LINE: a second hotplugd with PIDFILE refuses (111), LINE.
 refused() {
-	run timeout 10 "$HPD" -x "$T/prog" -S "$SYS" -p "$1"
+	run timeout "$GUARD" "$HPD" -x "$T/prog" -S "$SYS" -p "$1"
 	status_is 111
 	stderr_is "$2"
 }

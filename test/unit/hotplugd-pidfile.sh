@@ -18,7 +18,7 @@ standin 0
 mkdir -p "$SYS/class/firmware"
 echo precious >"$T/victim"
 refused() {
-	run timeout 10 "$HPD" -x "$T/prog" -S "$SYS" -p "$1"
+	run timeout "$GUARD" "$HPD" -x "$T/prog" -S "$SYS" -p "$1"
 	status_is 111
 	stderr_is "$2"
 	file_is "$T/victim" "precious
@@ -36,10 +36,10 @@ file_is "$T/user.pid" "1
 mkfifo "$T/fifo.pid"
 refused "$T/fifo.pid" "hotplugd: refusing the pid file $T/fifo.pid: not a regular file with one link owned by root"
 
-# The third instance. strace makes B's first flock() wait DELAY seconds
-# after B opened the file; the case cannot decide if A's exit and C's
-# start did not fit into that time (a slow machine): then once more with
-# a longer delay.
+# The third instance. strace holds B's first flock() at its entry until
+# the case lets it go: strace is killed (SIGKILL: the kernel detaches B,
+# which goes on into its flock(); strace's own SIGTERM would kill B) once
+# A has exited and C runs. The delay strace is given is only a hang guard.
 command -v strace >/dev/null || fail "strace is missing: make check-fast installs it"
 # opened PID FILE: process PID has FILE open (called from wait_for's eval).
 # shellcheck disable=SC2317
@@ -50,10 +50,12 @@ opened() {
 	return 1
 }
 PID=$T/pid
-for delay in 3 6 12; do
+b='' tracer='' job=''
+trap 'kill -KILL ${b:+"$b"} ${tracer:+"$tracer"} 2>/dev/null; [ -z "$job" ] || wait "$job"; hpd_kill; rm -rf "$T"' EXIT
+for try in 1 2 3; do
 	rm -f "$PID" "$T/b.err" "$T/strace"
 	hpd_start -x "$T/prog" -S "$SYS" -p "$PID"
-	strace -o "$T/strace" -e trace=flock -e inject=flock:delay_enter=${delay}000000:when=1 \
+	strace -o "$T/strace" -e trace=flock -e inject=flock:delay_enter=600000000:when=1 \
 		"$HPD" -v -x "$T/prog" -S "$SYS" -p "$PID" 2>"$T/b.err" &
 	job=$!
 	bg_pid "$job"  # strace (yash: $! is a subshell's, strace its child)
@@ -70,34 +72,28 @@ for delay in 3 6 12; do
 		[ "$i" -le 1200 ] || break
 		sleep 0.05
 	done
-	if [ "$i" -gt 1200 ]; then
-		echo "B did not open the pid file in 60 s (b.err: $(cat "$T/b.err")): again"
-		kill "$tracer" ${b:+"$b"} 2>/dev/null
-		wait "$job"
-		hpd_stop TERM
-		continue
-	fi
-	hpd_stop TERM
-	no_file "$PID" "A's pid file after A exited"
-	hpd_start -x "$T/prog" -S "$SYS" -p "$PID"
-	c=$HPID
-	# Did B's flock() wait until now?
-	if alive "$b" && [ ! -s "$T/b.err" ]; then
-		trap 'kill "$b" 2>/dev/null; hpd_kill; rm -rf "$T"' EXIT
-		wait_for "! alive $b" "B (pid $b) did not refuse: it runs beside C" $((delay + 10))
-		wait "$job"
-		cat "$T/strace" >>"$T/b.err"
-		grep -q "^hotplugd: already running: $PID is locked (pid $c)\$" "$T/b.err" ||
-			fail "B (pid $b) did not refuse: $(cat "$T/b.err")"
-		grep -q 'listening' "$T/b.err" && fail "B listened: $(cat "$T/b.err")"
-		file_is "$PID" "$c
-" "C's pid file"
-		hpd_stop TERM
-		exit 0
-	fi
-	echo "B's flock returned before C started (delay $delay s): again"
-	kill "$b" 2>/dev/null
+	[ "$i" -gt 1200 ] || break
+	echo "B did not open the pid file in 60 s (try $try; b.err: $(cat "$T/b.err")): again"
+	kill -KILL ${b:+"$b"} "$tracer" 2>/dev/null
 	wait "$job"
+	b='' tracer='' job=''
 	hpd_stop TERM
 done
-fail "the race could not be set up: B's flock was never delayed long enough"
+[ -n "$job" ] || fail "B under strace never opened the pid file (three tries)"
+hpd_stop TERM
+no_file "$PID" "A's pid file after A exited"
+hpd_start -x "$T/prog" -S "$SYS" -p "$PID"
+c=$HPID
+{ alive "$b" && [ ! -s "$T/b.err" ]; } || fail "B (pid $b) did not wait in its flock(): $(cat "$T/b.err")"
+kill -KILL "$tracer"  # B's flock() goes on: on A's file, unlinked
+wait "$job"
+tracer='' job=''
+wait_for "! alive $b" "B (pid $b) did not refuse: it runs beside C"
+b=
+cat "$T/strace" >>"$T/b.err"
+grep -q "^hotplugd: already running: $PID is locked (pid $c)\$" "$T/b.err" ||
+	fail "B did not refuse: $(cat "$T/b.err")"
+grep -q 'listening' "$T/b.err" && fail "B listened: $(cat "$T/b.err")"
+file_is "$PID" "$c
+" "C's pid file"
+hpd_stop TERM

@@ -43,7 +43,7 @@ while [ $i -lt 100 ]; do
 done
 hpd_start -x "$T/answer" -S "$SYS" -j 8
 wait_for '[ -f "$T/answered" ] && [ "$(wc -l <"$T/answered")" -ge 100 ]' \
-	"fewer than 100 of 100 pending requests answered in 10 s"
+	"fewer than 100 of 100 pending requests answered"
 sleep 1
 hpd_stop TERM
 [ "$(sort -u "$T/answered" | wc -l)" = 100 ] || fail "$(sort -u "$T/answered" | wc -l) different requests answered, want 100"

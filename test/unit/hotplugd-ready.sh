@@ -18,7 +18,7 @@ pending r.bin
 # start SHELL...: the idiom under SHELL, with hotplugd's stderr to
 # $T/hpd.err; prints "ready" or "not ready". Under a hang guard.
 start() {
-	timeout 20 "$@" -c '
+	timeout "$GUARD" "$@" -c '
 		if ("$1" -v -x "$2" -S "$3" -p "$4" -D 3 3>&1 >/dev/null 2>"$5" </dev/null &) | IFS= read -r _; then
 			echo ready
 		else
@@ -57,11 +57,11 @@ standin 0
 pending n.bin
 for addr in "$T/notify" "@fwload-test-$$"; do
 	rm -f "$T/pid" "$T/notify" "$T/got"
-	timeout 20 python3 -c 'import os, socket, subprocess, sys
-addr, hpd, prog, sysfs, pid, err = sys.argv[1:7]
+	timeout "$GUARD" python3 -c 'import os, socket, subprocess, sys
+addr, hpd, prog, sysfs, pid, err, guard = sys.argv[1:8]
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 s.bind("\0" + addr[1:] if addr[0] == "@" else addr)
-s.settimeout(15)
+s.settimeout(int(guard) - 5)
 with open(err, "w") as e:
     p = subprocess.Popen([hpd, "-v", "-x", prog, "-S", sysfs, "-p", pid],
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=e,
@@ -76,7 +76,7 @@ try:
 except socket.timeout:
     pass
 print(len(msgs))
-' "$addr" "$HPD" "$T/prog" "$SYS" "$T/pid" "$T/hpd.err" >"$T/got" ||
+' "$addr" "$HPD" "$T/prog" "$SYS" "$T/pid" "$T/hpd.err" "$GUARD" >"$T/got" ||
 		fail "$addr: no READY=1 from hotplugd: $(cat "$T/got" "$T/hpd.err")"
 	read -r HPID msg listening socket <"$T/got"
 	assert_eq "$addr: what hotplugd sent, listening, its uevent socket" "READY=1 True True" "$msg $listening $socket"
