@@ -196,7 +196,7 @@ tmp_new() {
 # trusted unchanged (no cache then: $keep empty, and the next event reads
 # the files again). With nanosecond times a file changed before $tmp was
 # made is cached: an initramfs's files, unpacked a moment before the first
-# events, are cached from the first event on. No cache either when fwload
+# events, are cached from the first event on. No cache either when fwload-stamp
 # cannot say.
 inputs() {
 	if [ -n "$tmp" ] && [ -n "$keep" ]; then
@@ -227,7 +227,7 @@ cache_write() {
 	q "$warned"
 	if [ -n "$keep" ] && [ -n "$stamp" ] && [ -z "$conf_broken" ] &&
 		printf '%s\n' "$stamp" \
-			"# Made by firmware.agent from fwload.conf and the rules file; fwload checks the line above." \
+			"# Made by firmware.agent from fwload.conf and the rules file; fwload-stamp checks the line above." \
 			"c_fmt=$cache_fmt" "c_stamp=$_qs" "c_warned=$q" "$text" "fwload_cache_end=1" 2>/dev/null >"$tmp" &&
 		mv -f "$tmp" "$cache" 2>/dev/null; then
 		return 0
@@ -959,12 +959,11 @@ hold_start() {
 hold_record() {
 	hold_now=$boot_now
 	hold_until=$((hold_now + hold))
-	# TIMEOUT as request.h's request_timeout() bounds it: over a day counts
-	# as a day, which no hold reaches (hold_seconds).
+	# (six digits: more than any hold, which lasts a day at most)
 	case ${TIMEOUT-} in
 	0 | '' | *[!0-9]* | ??????*) ;;
 	*)
-		if [ "$TIMEOUT" -le 86400 ] && [ $((hold_now + TIMEOUT - 3)) -lt "$hold_until" ]; then
+		if [ $((hold_now + TIMEOUT - 3)) -lt "$hold_until" ]; then
 			hold_until=$((hold_now + TIMEOUT - 3))
 		fi
 		;;

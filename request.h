@@ -17,7 +17,7 @@
 
 /*
  * What the directory dirfd holds, the one definition of "a pending
- * request" in C (fwload-lib.sh has the shell's): REQ_PENDING when it has
+ * request" (the scripts ask fwload-pending -k): REQ_PENDING when it has
  * "loading" and no "remaining_size"; REQ_UPLOAD for a firmware-upload
  * device (it has both: writing to it starts a flash, so it is never
  * answered); REQ_NONE otherwise.

@@ -159,12 +159,12 @@ grep -qx "decision: user=fwload-no-such-user: no such user in $T/passwd; rule $T
 
 # Confined: the event's variables alone (not the caller's SSH_AUTH_SOCK or
 # the fake tree's), HOME=/, the kernel's PATH; / as its directory (the
-# agent runs in $T here); no terminal to open, a session of its own (led
-# by fwload's keeper, its parent, in whose process group it is, which
-# fwload ends whole if the keeper dies; the keeper ends it and all it
-# starts with the load and when fwload dies: the
-# program cannot get a controlling terminal even by
-# opening one), no capability, no new privileges.
+# agent runs in $T here); no terminal to open, the session fwload made for
+# COMMAND (led by fwload-keep, its parent, in whose process group it is,
+# which fwload ends whole when fwload-keep ends; fwload-keep ends it and
+# all it starts with the load and when fwload dies: the program cannot get
+# a controlling terminal even by opening one), no capability, no new
+# privileges.
 request confined.bin
 # shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")
 (cd "$T" && run kernel_env SSH_AUTH_SOCK=/tmp/agent.sock TOKEN=secret $TEST_SH "$REPO/firmware.agent" firmware)

@@ -9,7 +9,7 @@
 #     its children (one in a session of its own) are gone. Control: the
 #     same request, no kill.
 #  2. fwload alone killed mid-load: the agent cancels (ENOENT) at once, and
-#     the program and its children are gone (their keeper saw fwload die).
+#     the program and its children are gone (fwload-keep saw fwload die).
 #  3. hotplugd SIGKILLed in a burst of 24 distinct requests (the stress
 #     driver) with 8 jobs in flight and 16 events in its socket, and started
 #     again: its start rescan meets the 8 requests the old jobs answer
@@ -128,8 +128,9 @@ within "$ms" 10000 "control"
 echo "ok: control: the run= image in $ms ms"
 
 # stalled NAME: request NAME in the background, until its program stalls
-# (loading at 1); sets tp, prog, child, fwpid (fwload) and job (the job's
-# process group, a child of hotplugd).
+# (loading at 1); sets tp, prog, child, keeper (fwload-keep, its parent,
+# leading the session and group fwload made), fwpid (fwload) and job (the
+# job's process group, a child of hotplugd).
 stalled() {
 	rm -f /run/jk.serve /run/jk.started
 	"$TRIGGER" "$TF/trigger_request" "$1" >/run/jk.out &
@@ -151,7 +152,7 @@ stalled() {
 	stat_of "$job"
 	[ "$ppid" = "$HPID" ] || fail "$1: the job's group $job is no child of hotplugd $HPID"
 	stat_of "$prog"
-	if [ "$sid" != "$keeper" ] || [ "$pgrp" != "$prog" ] || [ "$pgrp" = "$job" ]; then
+	if [ "$sid" != "$keeper" ] || [ "$pgrp" != "$keeper" ] || [ "$pgrp" = "$job" ]; then
 		fail "$1: the program's session $sid and group $pgrp (keeper $keeper, program $prog, job $job)"
 	fi
 }

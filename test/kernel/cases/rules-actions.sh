@@ -77,7 +77,7 @@ got fwload-test-act-user.bin /run/act.want
 request_fails fwload-test-act-ghost.bin 2
 kmsg "fwload: cancelled fwload-test-act-ghost\\.bin for .*; user=fwload-no-such-user: no such user in /etc/passwd; rule /etc/fwload\\.rules:7 refused"
 request_fails fwload-test-act-fails.bin 2
-kmsg "fwload: fwload-test-act-fails\\.bin: /tmp/fwload-fails\\.sh failed \\(exit status 3\\).*no calibration here.*; request aborted"
+kmsg "fwload: fwload-test-act-fails\\.bin: /lib/fwload/fwload-keep failed \\(exit status 3\\) on standard input: no calibration here; request aborted; run= /tmp/fwload-fails\\.sh "
 for n in file mtd mac short run user ghost fails; do
 	for d in /lib/firmware /run/fw; do
 		[ ! -e "$d/fwload-test-act-$n.bin" ] || fail "$d/fwload-test-act-$n.bin was written"

@@ -5,10 +5,9 @@
 # in a session of its own, one orphaned at once, as a daemon's double fork
 # does) and stalls past DEADLINE (3 s; the kernel's timeout is 60 s). The
 # driver gets its error (ENOENT, fwload's -1) at the deadline, the kernel
-# log says why, and 1 s after, no process of that user is left. Before,
-# fwload killed the program alone: its sleep ran on, reparented to init
-# (and the two that left its session did until the keeper became their
-# subreaper).
+# log says why, and 1 s after, no process of that user is left
+# (fwload-keep, which the agent puts in front of a run= program, is the
+# subreaper of all it starts).
 . ../lib.sh
 
 trap runas_user_undo EXIT
@@ -48,7 +47,7 @@ request_fails fwload-test-kids.bin 2
 { [ "${ms%%.*}" -ge 2500 ] && [ "${ms%%.*}" -lt 20000 ]; } || fail "the request ended after $ms ms, want DEADLINE's 3 s"
 read -r prog child </tmp/fwload-kids.started || fail "the program did not run"
 echo "ok: the program (pid $prog) started its child (pid $child) as $RUNAS"
-kmsg "fwload: fwload-test-kids\\.bin: deadline of 3 s passed reading standard input via /lib/fwload/fwload-runas; request aborted"
+kmsg "fwload: fwload-test-kids\\.bin: deadline of 3 s passed reading standard input via /lib/fwload/fwload-keep; request aborted; run= /tmp/"
 i=0
 while [ -n "$(procs)" ]; do
 	i=$((i + 1))

@@ -170,7 +170,7 @@ echo "ok: cancelled in each phase by Ctrl-C and by a second command: user-abort,
 
 # --- Stopped while the image is written (an xz that gives 1000 bytes and
 # then waits holds fwload between 1 and 0): Ctrl-C, SIGTERM, a second
-# command; each ends fwload, and its keeper the xz. The xz waits as one
+# command; each ends fwload, and fwload the xz (its COMMAND). The xz waits as one
 # sleep, not a loop of them: UML 6.12 panics when a fork is cut short by
 # SIGKILL ("Kernel mode fault" in tlb_flush from copy_process's mmput: a
 # kernel bug, doc/kernel-facts.md), and a loop forks every 50 ms.
