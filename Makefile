@@ -91,9 +91,9 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 all: $(C_PROGS)
 
-# Each C program is one file, NAME.c, plus the headers they share
-# (util.h, the generic layer; request.h, what a request is; log.h, the log
-# sinks); the version and the paths of the install (PATHS) are compiled in,
+# Each C program is one file, NAME.c, plus the headers they share (line.h,
+# messages; util.h, the generic layer; request.h, what a request is; log.h,
+# the log sinks); the version and the paths of the install (PATHS) are compiled in,
 # and CPPFLAGS_NAME (if set) gives one program definitions of its own.
 # Each program's compile command is recorded in .NAME.cmd, which is
 # rewritten only when the command changes: a program is rebuilt when it
@@ -104,7 +104,7 @@ all: $(C_PROGS)
 # it changes no program (the test builds pass it, then the kernel layer's
 # guest installs from the same tree, read-only).
 CMD_LINE = $(CC) $(filter-out $(WERROR),$(WARN)) $(CFLAGS) $(CPPFLAGS) $(PATHS) $(CPPFLAGS_$*) $(LDFLAGS)
-HEADERS = util.h request.h log.h
+HEADERS = line.h util.h request.h log.h
 $(C_PROGS): %: %.c $(HEADERS) $(wildcard VERSION) .%.cmd
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(PATHS) $(CPPFLAGS_$@) $(LDFLAGS) -o $@ $<
 

@@ -65,9 +65,18 @@ conf_build() {
 		{ [ -d "$rundir" ] || mkdir -p -m 700 "$rundir" 2>/dev/null; } && tmp_new "$cache.$$"; then
 		tmp=$cache.$$
 	fi
-	# Each input's identity before it is read: an edit from now on shows as
-	# a change when the cache is next used. "/" too: a cache made before a
-	# switch_root is never used after it.
+	conf_files
+	conf_system
+	conf_define
+	conf_warn
+}
+
+# conf_files: fwload.conf, then RULES= elsewhere, the manifest, MISSING_DIR
+# and the rules file, each read only when root's alone (inputs, refused):
+# each input's identity before it is read, so that an edit from now on shows
+# as a change when the cache is next used ("/" too: a cache made before a
+# switch_root is never used after it).
+conf_files() {
 	inputs "$conf" "$rules_file" /
 	if refused "$conf" "not read: every request is cancelled until it is"; then
 		conf_broken="$conf is $refused_why: not read"
@@ -106,16 +115,19 @@ conf_build() {
 			conf_broken="cannot read $rules_file"
 		fi
 	fi
-	# The kernel release (for the search order): a run directory is
-	# emptied at boot.
+}
+
+# conf_system: the kernel release (for the search order: a run directory
+# is emptied at boot) and, when a rule asks for it, the device tree of the
+# sysfs the agent found.
+conf_system() {
 	if [ -r "$procfs/sys/kernel/osrelease" ]; then
 		IFS= read -r release <"$procfs/sys/kernel/osrelease"
 	else
 		release=$(uname -r)
 	fi
-	# The device tree of the sysfs the agent found, when a rule asks for
-	# it. Its directory's identity is in the stamp (absent: "-", so its
-	# appearing is a change); one that is there but still empty is never
+	# The device tree's directory's identity is in the stamp (absent: "-",
+	# so its appearing is a change); one there but still empty is never
 	# cached.
 	dt_model='' dt_compatible=''
 	case $rules_sh in
@@ -126,6 +138,11 @@ conf_build() {
 		[ ! -d "$dt" ] || [ -n "$dt_model$dt_compatible" ] || keep=''
 		;;
 	esac
+}
+
+# conf_define: the settings and rules() defined here, as the cache's text
+# (cache_write writes it).
+conf_define() {
 	conf_file=$conf cache_sysfs=$sysfs text=
 	for v in conf_file cache_sysfs release dt_model dt_compatible fw_root fw_path log compressed rules_file manifest unlisted missing_dir max_size deadline \
 		timeout force_fallback source hold conf_broken; do
@@ -141,7 +158,11 @@ conf_build() {
 	text="${text}rules() { ${rules_sh}return 1; }"
 	eval "$text"
 	cache_write
-	# Each bad line once: not again when the last cache said the same.
+}
+
+# conf_warn: each bad line once, through fwload-log (--dry-run: on
+# stderr); not again when the last cache said the same.
+conf_warn() {
 	[ -n "$dry" ] || [ "$warned" != "${c_warned-}" ] || return 0
 	while [ -n "$warned" ]; do
 		if [ -n "$dry" ]; then
@@ -379,67 +400,73 @@ conf_read() {
 			;;
 		esac
 		[ -z "$how" ] || bad "read as $k=$v ($how taken off: not part of this file's syntax)"
-		case $k in
-		FIRMWARE_ROOT) absolute fw_root ;;
-		MISSING_DIR) absolute missing_dir ;;
-		FIRMWARE_PATH) absolute_dirs ;;
-		RULES | MANIFEST)
-			# never relative: the working directory is whatever the
-			# caller's (fwloadctl run from any directory)
-			case $v in
-			/*) if [ "$k" = RULES ]; then rules_file=$v; else manifest=$v; fi ;;
-			*)
-				bad "$k wants an absolute path, not '$v'; every request is cancelled until it is one"
-				conf_broken="$k=$v is not an absolute path"
-				;;
-			esac
-			;;
-		UNLISTED)
-			one_of unlisted "load refuse" ||
-				{ unlisted=refuse && bad "UNLISTED wants load or refuse, not '$v'; refuse used"; }
-			;;
-		COMPRESSED) one_of compressed "yes no" || bad "COMPRESSED wants yes or no; ignored" ;;
-		FORCE_FALLBACK) one_of force_fallback "yes no" || bad "FORCE_FALLBACK wants yes or no; ignored" ;;
-		SOURCE) one_of source "auto helper hotplugd" || bad "SOURCE wants auto, helper or hotplugd; ignored" ;;
-		LOG)
-			case $v in
-			kmsg | syslog | none | /*) log=$v ;;
-			*) bad "LOG wants kmsg, syslog, none or /FILE; ignored" ;;
-			esac
-			;;
-		TIMEOUT)
-			case $v in
-			'' | *[!0-9]*) bad "TIMEOUT wants whole seconds; ignored" ;;
-			*) timeout=$v ;;
-			esac
-			;;
-		HOLD)
-			if hold_seconds "$v"; then
-				hold=$secs
-			else
-				bad "HOLD wants whole seconds, 0 to 86400, not '$v'; 0 used (a name not found is cancelled at once)"
-			fi
-			;;
-		DEADLINE)
-			if fwload_takes -T "$v"; then
-				deadline=$v
-			else
-				bad "DEADLINE wants whole seconds, 1 to 86400, not '$v'; the default (300) used"
-			fi
-			;;
-		MAX_SIZE)
-			if fwload_takes -S "$v"; then
-				max_size=$v
-			else
-				bad "MAX_SIZE wants bytes, 1 to 2047M (K, M or G after the number), not '$v'; the default (256M) used"
-			fi
-			;;
-		MISSING_LIST) bad "MISSING_LIST is now MISSING_DIR=/DIR (one file per name); ignored" ;;
-		*) bad "unknown setting $k; ignored" ;;
-		esac
+		conf_set
 	done
 	set +f
 	IFS=$_ifs
+}
+
+# conf_set: the setting $k=$v, validated (bad says why a value is not
+# taken).
+conf_set() {
+	case $k in
+	FIRMWARE_ROOT) absolute fw_root ;;
+	MISSING_DIR) absolute missing_dir ;;
+	FIRMWARE_PATH) absolute_dirs ;;
+	RULES | MANIFEST)
+		# never relative: the working directory is whatever the
+		# caller's (fwloadctl run from any directory)
+		case $v in
+		/*) if [ "$k" = RULES ]; then rules_file=$v; else manifest=$v; fi ;;
+		*)
+			bad "$k wants an absolute path, not '$v'; every request is cancelled until it is one"
+			conf_broken="$k=$v is not an absolute path"
+			;;
+		esac
+		;;
+	UNLISTED)
+		one_of unlisted "load refuse" ||
+			{ unlisted=refuse && bad "UNLISTED wants load or refuse, not '$v'; refuse used"; }
+		;;
+	COMPRESSED) one_of compressed "yes no" || bad "COMPRESSED wants yes or no; ignored" ;;
+	FORCE_FALLBACK) one_of force_fallback "yes no" || bad "FORCE_FALLBACK wants yes or no; ignored" ;;
+	SOURCE) one_of source "auto helper hotplugd" || bad "SOURCE wants auto, helper or hotplugd; ignored" ;;
+	LOG)
+		case $v in
+		kmsg | syslog | none | /*) log=$v ;;
+		*) bad "LOG wants kmsg, syslog, none or /FILE; ignored" ;;
+		esac
+		;;
+	TIMEOUT)
+		case $v in
+		'' | *[!0-9]*) bad "TIMEOUT wants whole seconds; ignored" ;;
+		*) timeout=$v ;;
+		esac
+		;;
+	HOLD)
+		if hold_seconds "$v"; then
+			hold=$secs
+		else
+			bad "HOLD wants whole seconds, 0 to 86400, not '$v'; 0 used (a name not found is cancelled at once)"
+		fi
+		;;
+	DEADLINE)
+		if fwload_takes -T "$v"; then
+			deadline=$v
+		else
+			bad "DEADLINE wants whole seconds, 1 to 86400, not '$v'; the default (300) used"
+		fi
+		;;
+	MAX_SIZE)
+		if fwload_takes -S "$v"; then
+			max_size=$v
+		else
+			bad "MAX_SIZE wants bytes, 1 to 2047M (K, M or G after the number), not '$v'; the default (256M) used"
+		fi
+		;;
+	MISSING_LIST) bad "MISSING_LIST is now MISSING_DIR=/DIR (one file per name); ignored" ;;
+	*) bad "unknown setting $k; ignored" ;;
+	esac
 }
 
 # fwload_takes OPTION VALUE: fwload accepts VALUE for OPTION (-S, -T: its
@@ -550,54 +577,7 @@ rules_read() {
 		case ${1-#} in '#'*) continue ;; esac
 		r_if='' r_name='' r_dir='' r_act='' r_kind='' r_user='' r_hold='' why=''
 		for w in "$@"; do
-			v=${w#*=}
-			case $w in
-			firmware=?* | devpath=?* | model=?* | compatible=?*)
-				q "$v"
-				r_if="${r_if}m ${w%%=*} $q && "
-				;;
-			name=?*)
-				check_name "$v"
-				[ -z "$name_why" ] || why="name=$v: $name_why"
-				r_name=$v
-				;;
-			dir=/*) r_dir=$v ;;
-			extract=?*,?*,?*)
-				[ -z "$r_kind" ] || why="one extract= or run= a rule"
-				r_kind=extract r_act=extract
-				_src=${v%,*,*} _r=${v#*,}
-				[ "$_src,$_r" = "$v" ] || _r=${v#"$_src",}
-				for _a in "$_src" "${_r%,*}" "${_r#*,}"; do
-					q "$_a"
-					r_act="$r_act $q"
-				done
-				;;
-			mac=?* | mac-binary=?* | mac-text=?* | mac-ascii=?* | macaddr-add=?* | patch-mac=?* | \
-				ath9k-patch-mac-crc=?* | valid=?* | macaddr-setbit-la | ath9k-patch-mac | ath10k-patch-mac)
-				[ "$r_kind" = extract ] || why="${w%%=*} goes after extract="
-				r_act="$r_act --${w%%=*}"
-				case $w in *=*) q "$v" && r_act="$r_act $q" ;; esac
-				;;
-			run=/*)
-				[ -z "$r_kind" ] || why="one extract= or run= a rule"
-				q "$v"
-				r_kind=run r_act="run $q"
-				;;
-			user=?*)
-				case $v in
-				*[!A-Za-z0-9._-]* | -* | [0-9]*) why="user=$v: not a user name" ;;
-				*) r_user=$v ;;
-				esac
-				;;
-			hold=?*)
-				if hold_seconds "$v"; then
-					r_hold=$secs
-				else
-					why="hold=$v: whole seconds, 0 to 86400"
-				fi
-				;;
-			*) why="'$w' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR, hold=SECONDS, extract=SOURCE,OFFSET,SIZE [OPTION]..., run=/PROGRAM [user=NAME]" ;;
-			esac
+			rule_word "$w"
 			[ -z "$why" ] || break
 		done
 		[ -n "$why" ] || [ -z "$r_user" ] || [ "$r_kind" = run ] || why="user= goes with run="
@@ -607,23 +587,82 @@ rules_read() {
 			bad "$why; rule ignored"
 			continue
 		fi
-		q "$where"
-		r_then="rule $q"
-		q "$r_name"
-		r_then="$r_then $q"
-		q "$r_dir"
-		r_then="$r_then $q"
-		if [ -n "$r_kind$r_hold" ]; then
-			q "$r_act"
-			r_then="$r_then $q"
-			q "$r_user"
-			r_then="$r_then $q"
-		fi
-		[ -z "$r_hold" ] || r_then="$r_then $r_hold"
-		rules_sh="$rules_sh$r_if$r_then && return; "
+		rule_emit
 	done
 	set +f
 	IFS=$_ifs
+}
+
+# rule_word WORD: one word of a rule line into r_if, r_name, r_dir,
+# r_act, r_kind, r_user, r_hold; $why when it cannot be.
+rule_word() {
+	w=$1
+	v=${w#*=}
+	case $w in
+	firmware=?* | devpath=?* | model=?* | compatible=?*)
+		q "$v"
+		r_if="${r_if}m ${w%%=*} $q && "
+		;;
+	name=?*)
+		check_name "$v"
+		[ -z "$name_why" ] || why="name=$v: $name_why"
+		r_name=$v
+		;;
+	dir=/*) r_dir=$v ;;
+	extract=?*,?*,?*)
+		[ -z "$r_kind" ] || why="one extract= or run= a rule"
+		r_kind=extract r_act=extract
+		_src=${v%,*,*} _r=${v#*,}
+		[ "$_src,$_r" = "$v" ] || _r=${v#"$_src",}
+		for _a in "$_src" "${_r%,*}" "${_r#*,}"; do
+			q "$_a"
+			r_act="$r_act $q"
+		done
+		;;
+	mac=?* | mac-binary=?* | mac-text=?* | mac-ascii=?* | macaddr-add=?* | patch-mac=?* | \
+		ath9k-patch-mac-crc=?* | valid=?* | macaddr-setbit-la | ath9k-patch-mac | ath10k-patch-mac)
+		[ "$r_kind" = extract ] || why="${w%%=*} goes after extract="
+		r_act="$r_act --${w%%=*}"
+		case $w in *=*) q "$v" && r_act="$r_act $q" ;; esac
+		;;
+	run=/*)
+		[ -z "$r_kind" ] || why="one extract= or run= a rule"
+		q "$v"
+		r_kind=run r_act="run $q"
+		;;
+	user=?*)
+		case $v in
+		*[!A-Za-z0-9._-]* | -* | [0-9]*) why="user=$v: not a user name" ;;
+		*) r_user=$v ;;
+		esac
+		;;
+	hold=?*)
+		if hold_seconds "$v"; then
+			r_hold=$secs
+		else
+			why="hold=$v: whole seconds, 0 to 86400"
+		fi
+		;;
+	*) why="'$w' is not firmware=, devpath=, model=, compatible= GLOB or name=NAME, dir=/DIR, hold=SECONDS, extract=SOURCE,OFFSET,SIZE [OPTION]..., run=/PROGRAM [user=NAME]" ;;
+	esac
+}
+
+# rule_emit: the rule read (r_*, $where) as a part of rules().
+rule_emit() {
+	q "$where"
+	r_then="rule $q"
+	q "$r_name"
+	r_then="$r_then $q"
+	q "$r_dir"
+	r_then="$r_then $q"
+	if [ -n "$r_kind$r_hold" ]; then
+		q "$r_act"
+		r_then="$r_then $q"
+		q "$r_user"
+		r_then="$r_then $q"
+	fi
+	[ -z "$r_hold" ] || r_then="$r_then $r_hold"
+	rules_sh="$rules_sh$r_if$r_then && return; "
 }
 
 # act_prepare: a rule's extract= or run= as fwload's COMMAND: $act_argv
