@@ -42,19 +42,50 @@ VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 #   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
 #                    shell scripts, their default paths rewritten (SUBST)
 #   LIBEXEC_LIBS     shell code the scripts source (SUBST, mode 644, no page)
+#
+# The parts a board may leave out, each yes (the default) or no. A part
+# switched off is neither built by "make" nor installed, its man page
+# included; what is installed refuses, in one line naming the part, the
+# settings and rules that need it (never a load without the check):
+#   WITH_HOTPLUGD   hotplugd, the netlink event source
+#   WITH_FWLOADCTL  fwloadctl: setup, rescan, settle, status, explain (and
+#                   the systemd units, which run it)
+#   WITH_UPLOAD     fwloadctl upload (fwloadctl-upload.sh; with fwloadctl)
+#   WITH_EXTRACT    extract= rules (fwload-extract)
+#   WITH_RUN        run= and user= rules (fwload-keep, fwload-runas)
+#   WITH_MANIFEST   MANIFEST= (fwload-sha256)
+# The rest is the chain itself, always there: hotplug, firmware.agent and
+# fwload-lib.sh, fwload, and the agent's helpers fwload-stamp (the cache's
+# check), fwload-log (its log lines) and fwload-pending (a request's key).
+WITH_HOTPLUGD  ?= yes
+WITH_FWLOADCTL ?= yes
+WITH_UPLOAD    ?= yes
+WITH_EXTRACT   ?= yes
+WITH_RUN       ?= yes
+WITH_MANIFEST  ?= yes
+PARTS = HOTPLUGD FWLOADCTL UPLOAD EXTRACT RUN MANIFEST
+$(foreach p,$(PARTS),$(if $(filter-out yes no,$(WITH_$(p))),\
+	$(error WITH_$(p)=$(WITH_$(p)): yes or no)))
+$(if $(filter yes,$(WITH_UPLOAD)),$(if $(filter no,$(WITH_FWLOADCTL)),\
+	$(error WITH_UPLOAD=yes needs WITH_FWLOADCTL=yes: upload is a command of fwloadctl)))
+with = $(if $(filter yes,$(WITH_$(1))),$(2))
+
 C_PROGS         = fwload fwload-sha256 fwload-extract fwload-runas fwload-stamp fwload-pending fwload-log fwload-keep hotplugd
-SBIN_PROGS      = fwload hotplugd
-LIBEXEC_PROGS   = fwload-sha256 fwload-extract fwload-runas fwload-stamp fwload-pending fwload-log fwload-keep
+SBIN_PROGS      = fwload $(call with,HOTPLUGD,hotplugd)
+LIBEXEC_PROGS   = fwload-stamp fwload-pending fwload-log $(call with,MANIFEST,fwload-sha256) \
+	$(call with,EXTRACT,fwload-extract) $(call with,RUN,fwload-runas fwload-keep)
 BIN_PROGS       =
-SBIN_SCRIPTS    = hotplug fwloadctl
+SBIN_SCRIPTS    = hotplug $(call with,FWLOADCTL,fwloadctl)
 LIBEXEC_SCRIPTS = firmware.agent
-LIBEXEC_LIBS    = fwload-lib.sh fwloadctl-upload.sh
+LIBEXEC_LIBS    = fwload-lib.sh $(call with,UPLOAD,fwloadctl-upload.sh)
 BIN_SCRIPTS     =
+# The C programs of the parts chosen (make's default goal; C_PROGS: all).
+PROGS = $(SBIN_PROGS) $(LIBEXEC_PROGS) $(BIN_PROGS)
 MAN8 = $(patsubst %,man/%.8,$(SBIN_PROGS) $(LIBEXEC_PROGS) $(BIN_PROGS) \
 	$(SBIN_SCRIPTS) $(LIBEXEC_SCRIPTS) $(BIN_SCRIPTS))
 MAN5 = man/fwload.conf.5 man/fwload.rules.5
-# The systemd units (make install-systemd).
-UNITS = fwload.service fwload-settle.service
+# The systemd units (make install-systemd; they run fwloadctl).
+UNITS = $(call with,FWLOADCTL,fwload.service fwload-settle.service)
 DOCS = README.md NEWS etc/fwload.rules.example
 
 # CC, CFLAGS, LDFLAGS, CPPFLAGS and CROSS_COMPILE come from the command line
@@ -67,9 +98,10 @@ endif
 ifeq ($(origin STRIP),undefined)
 STRIP   = $(CROSS_COMPILE)strip
 endif
-# The default: small static programs (-z noseparate-code, norelro and
-# common-page-size=64: no padding to a page boundary in the file, 1 to 4 KiB
-# a program; the segments stay aligned in memory, max-page-size decides).
+# The default: small static programs (-z noseparate-code and norelro: no
+# padding to a page boundary in the file; common-page-size=64 lets the
+# segments share a page in the file: 576 bytes off fwload with musl, the
+# others within 64 either way; in memory max-page-size decides).
 CFLAGS  ?= -Os -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables
 LDFLAGS ?= -static -Wl,--gc-sections -Wl,-z,noseparate-code -Wl,-z,norelro -Wl,-z,common-page-size=64
 # Warnings are errors only in the test builds (make check and friends pass
@@ -89,7 +121,7 @@ FUZZ_BIN  = test/fuzz/fwload_args
 .PHONY: FORCE all check check-fast check-cross check-kernel check-stock check-boot check-arm64 check-package demo bench fuzz \
 	install install-progs install-man install-doc install-strip install-systemd uninstall dist clean shellcheck
 
-all: $(C_PROGS)
+all: $(PROGS)
 
 # Each C program is one file, NAME.c, plus the headers they share (line.h,
 # messages; util.h, the generic layer; request.h, what a request is; log.h,
@@ -281,7 +313,7 @@ INSTALLED_C = $(addprefix $(SBINDIR)/,$(SBIN_PROGS)) $(addprefix $(LIBEXECDIR)/,
 # fwloadctl setup makes it when it keeps an older helper there).
 install: install-progs install-man install-doc
 
-install-progs: $(C_PROGS)
+install-progs: $(PROGS)
 	$(call install_progs,$(SBIN_PROGS),$(SBINDIR))
 	$(call install_progs,$(LIBEXEC_PROGS),$(LIBEXECDIR))
 	$(call install_progs,$(BIN_PROGS),$(BINDIR))
@@ -312,6 +344,7 @@ install-doc:
 # hotplugd) and fwload-settle.service (settle, once the file systems are
 # mounted).
 install-systemd:
+	@[ -n "$(UNITS)" ] || { echo "make install-systemd: the units run fwloadctl, and WITH_FWLOADCTL=no" >&2; exit 1; }
 	$(INSTALL) -d -m 755 $(DESTDIR)$(SYSTEMDUNITDIR)
 	for u in $(UNITS); do \
 		$(MANSUBST) contrib/init/systemd/$$u >$(DESTDIR)$(SYSTEMDUNITDIR)/$$u && \
@@ -326,6 +359,13 @@ install-strip: install
 # force (the kernel's uevent helper would name a deleted hotplug, and a
 # helper it kept for the other subsystems would no longer run): it says to
 # run "fwloadctl setup --undo" first (FORCE=1 removes the files anyway).
+# Every part's files, whatever the WITH_ switches say now.
+uninstall: override WITH_HOTPLUGD = yes
+uninstall: override WITH_FWLOADCTL = yes
+uninstall: override WITH_UPLOAD = yes
+uninstall: override WITH_EXTRACT = yes
+uninstall: override WITH_RUN = yes
+uninstall: override WITH_MANIFEST = yes
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && [ "$(FORCE)" != 1 ] && { [ -e "$(RUNDIR)/setup.state" ] || \
 		[ "$$(cat /proc/sys/kernel/hotplug 2>/dev/null)" -ef "$(SBINDIR)/hotplug" ]; }; then \
@@ -357,7 +397,7 @@ uninstall:
 # (make clean removes both).
 INITRAMFS = $(CURDIR)/initramfs
 
-initramfs: $(C_PROGS)
+initramfs: $(PROGS)
 	rm -rf $(INITRAMFS)
 	$(MAKE) -s install-progs DESTDIR=$(INITRAMFS)
 	$(STRIP) $(addprefix $(INITRAMFS),$(INSTALLED_C))

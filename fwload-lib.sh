@@ -280,6 +280,19 @@ missing_name() {
 	done
 }
 
+# no_unpacker: COMPRESSED=yes, and a line for each suffix that has no
+# decompressor in PATH here (its files are skipped, each with a note).
+no_unpacker() {
+	_o=$IFS
+	IFS=:
+	for _sfx in .zst .xz; do
+		unpack=''
+		find_unpacker "$_sfx"
+		[ -z "$unpack_why" ] || bad "COMPRESSED=yes, but no $want in PATH ($PATH): NAME$_sfx files are skipped"
+	done
+	IFS=$_o unpack=''
+}
+
 # find_unpacker SUFFIX: for a file NAME.SUFFIX (.zst, .xz), a decompressor
 # from PATH as an absolute path (fwload runs COMMAND as is) in $unpack and
 # its options in $unpack_args, or $unpack_why says there is none. Not
@@ -428,7 +441,10 @@ conf_set() {
 		one_of unlisted "load refuse" ||
 			{ unlisted=refuse && bad "UNLISTED wants load or refuse, not '$v'; refuse used"; }
 		;;
-	COMPRESSED) one_of compressed "yes no" || bad "COMPRESSED wants yes or no; ignored" ;;
+	COMPRESSED)
+		one_of compressed "yes no" || bad "COMPRESSED wants yes or no; ignored"
+		[ "$compressed" = no ] || no_unpacker
+		;;
 	FORCE_FALLBACK) one_of force_fallback "yes no" || bad "FORCE_FALLBACK wants yes or no; ignored" ;;
 	SOURCE) one_of source "auto helper hotplugd" || bad "SOURCE wants auto, helper or hotplugd; ignored" ;;
 	LOG)
@@ -679,6 +695,7 @@ rule_emit() {
 act_prepare() {
 	found=- found_dir='' skipped='' unpack='' unpack_args='' act_note=''
 	eval "set -- $act"
+	! part_missing "$@" || return "$part_st"
 	case $1 in
 	extract)
 		shift
@@ -720,6 +737,28 @@ act_prepare() {
 		;;
 	esac
 	return 0
+}
+
+# part_missing extract|run PROGRAM [ARG...]: true when a program this
+# action needs is not installed (a build without its part: extract=
+# fwload-extract; run= fwload-keep, and user= fwload-runas too): the
+# request cancelled ($part_st: cancel's status), the part named; the
+# action never runs without it.
+part_missing() {
+	case $1 in
+	extract) set -- extract=:fwload-extract:EXTRACT ;;
+	run) set -- run=:fwload-keep:RUN ${act_user:+user=:fwload-runas:RUN} ;;
+	esac
+	for _p; do
+		_w=${_p%%:*} _part=${_p##*:} _p=${_p#*:}
+		_p=$libexec/${_p%:*}
+		[ ! -x "$_p" ] || continue
+		step action "$_w needs $_p, which is not installed"
+		cancel "$_w needs $_p, not installed (the $_part part of fwload); rule $rule refused" 111
+		part_st=$?
+		return 0
+	done
+	return 1
 }
 
 # find_sum: set $sum to the SHA-256 that $manifest lists for $name, or

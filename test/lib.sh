@@ -32,6 +32,14 @@ KPATH=/sbin:/bin:/usr/sbin:/usr/bin    # the kernel's PATH for helpers
 # The helpers' directory (FWLOAD_LIBEXEC): the sources', or test/cross.sh's
 # copy, where the C helpers are wrappers that run the cross-built ones.
 LIBEXEC=${TEST_LIBEXEC:-$REPO}
+# SBIN: where hotplug, fwloadctl and hotplugd are. TEST_INSTALL: a tree that
+# "make install-progs DESTDIR=" made (run-unit's minimal build): the
+# programs, the scripts and the helpers from there.
+SBIN=$REPO
+if [ -n "${TEST_INSTALL:-}" ]; then
+	SBIN=$TEST_INSTALL/sbin LIBEXEC=$TEST_INSTALL/lib/fwload FWLOAD=$TEST_INSTALL/sbin/fwload
+fi
+AGENT=$LIBEXEC/firmware.agent
 FWDYN=${TEST_FWDYN:-$REPO/test/fwload-dyn}
 FAULT=${TEST_FAULT:-$REPO/test/fault.so}
 # test/cross.sh runs the suite on other architectures: TEST_FWLOAD is then a
@@ -275,6 +283,7 @@ kernel_env() {
 		SYSFS="$SYS" FWLOAD_CONF="$CONF" FWLOAD="$FWLOAD" HOTPLUG_DIR="$HOOKS" \
 		PROCFS="$T/proc" FWLOAD_LIBEXEC="$LIBEXEC" FWLOAD_RUNDIR="$RUN" \
 		FWLOAD_UDEV_ROOT="$UROOT" ${FWLOAD_PASSWD:+"FWLOAD_PASSWD=$FWLOAD_PASSWD"} \
+		FWLOAD_HOTPLUGD="$SBIN/hotplugd" \
 		"$@"
 }
 
@@ -295,19 +304,31 @@ runas_user() {
 # agent ARG...: firmware.agent under the shell being tested.
 agent() {
 	# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")
-	kernel_env $TEST_SH "$REPO/firmware.agent" "$@"
+	kernel_env $TEST_SH "$AGENT" "$@"
 }
 
 # ctl ARG...: fwloadctl under the shell being tested.
 ctl() {
 	# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")
-	kernel_env $TEST_SH "$REPO/fwloadctl" "$@"
+	kernel_env $TEST_SH "$SBIN/fwloadctl" "$@"
 }
 
 # hotplug ARG...: the multiplexer under the shell being tested.
 hotplug() {
 	# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")
-	kernel_env $TEST_SH "$REPO/hotplug" "$@"
+	kernel_env $TEST_SH "$SBIN/hotplug" "$@"
+}
+
+# needs PROGRAM...: the case needs each (fwloadctl, hotplugd, a helper):
+# it ends here, status 77, when one is not installed (a build without its
+# part). Never skipped by name: by the file's absence.
+needs() {
+	for _n; do
+		[ -e "$SBIN/$_n" ] || [ -e "$LIBEXEC/$_n" ] || {
+			echo "$_n is not installed"
+			exit 77
+		}
+	done
 }
 
 # clean [VAR=VALUE...] COMMAND ARG...: run COMMAND with only HOME, PATH and

@@ -110,6 +110,32 @@ for o in HOTPLUGD HELPER; do
 	grep -q "^config BR2_PACKAGE_FWLOAD_SOURCE_$o\$" "$c/buildroot/package/fwload/Config.in" ||
 		fail "Buildroot: no event source choice BR2_PACKAGE_FWLOAD_SOURCE_$o"
 done
+# The parts a board chooses: fwload.mk read by make with Config.in's
+# symbols as menuconfig sets them (its defaults; every part off with the
+# helper source), its WITH_ options then given to make install-progs.
+printf '%s\n' 'KCONFIG_ENABLE_OPT = ENABLE:$(1)' 'KCONFIG_SET_OPT = SET:$(1)=$(2)' "include $mk" 'print:' \
+	'	$(info $(filter WITH_%,$(FWLOAD_MAKE_OPTS))|$(if $(FWLOAD_INSTALL_INIT_SYSV),sysv)|$(strip $(FWLOAD_LINUX_CONFIG_SOURCE)))@:' >"$T/br.mk"
+brwith() {
+	make -s -f "$T/br.mk" BR2_EXTERNAL_FWLOAD_PATH="$c/buildroot" generic-package= BR2_PACKAGE_FWLOAD=y "$@" print
+}
+# shellcheck disable=SC2046 # one symbol a word
+set -- $(sed -n 's/^config \(BR2_PACKAGE_FWLOAD_[A-Z_]*\)$/\1/p' "$c/buildroot/package/fwload/Config.in")
+l "Buildroot sub-options" "$*" "BR2_PACKAGE_FWLOAD_FWLOADCTL BR2_PACKAGE_FWLOAD_UPLOAD BR2_PACKAGE_FWLOAD_EXTRACT \
+BR2_PACKAGE_FWLOAD_RUN BR2_PACKAGE_FWLOAD_MANIFEST BR2_PACKAGE_FWLOAD_SOURCE_HOTPLUGD BR2_PACKAGE_FWLOAD_SOURCE_HELPER"
+full=$(brwith BR2_PACKAGE_FWLOAD_FWLOADCTL=y BR2_PACKAGE_FWLOAD_UPLOAD=y BR2_PACKAGE_FWLOAD_EXTRACT=y BR2_PACKAGE_FWLOAD_RUN=y \
+	BR2_PACKAGE_FWLOAD_MANIFEST=y BR2_PACKAGE_FWLOAD_SOURCE_HOTPLUGD=y 2>&1)
+l "Buildroot, the defaults" "${full%%|*}" "WITH_HOTPLUGD=yes WITH_FWLOADCTL=yes WITH_UPLOAD=yes WITH_EXTRACT=yes WITH_RUN=yes WITH_MANIFEST=yes"
+case $full in *'|sysv|'*) ;; *) fail "Buildroot, the defaults: no init scripts: $full" ;; esac
+min=$(brwith BR2_PACKAGE_FWLOAD_SOURCE_HELPER=y 2>&1)
+l "Buildroot, every part off" "${min%%|*}" "WITH_HOTPLUGD=no WITH_FWLOADCTL=no WITH_UPLOAD=no WITH_EXTRACT=no WITH_RUN=no WITH_MANIFEST=no"
+case $min in *'||'*'SET:CONFIG_UEVENT_HELPER_PATH="/usr/sbin/hotplug"'*ENABLE:CONFIG_FW_LOADER_USER_HELPER_FALLBACK*) ;;
+*) fail "Buildroot, no fwloadctl: an init script, or the kernel does not set the chain up: $min" ;;
+esac
+# shellcheck disable=SC2086 # lists of VAR=VALUE
+make -s -C "$T/src" $bropts ${min%%|*} DESTDIR="$T/br-min" install-progs >"$T/out" 2>&1 ||
+	fail "Buildroot, every part off: make install-progs failed: $(cat "$T/out")"
+l "Buildroot, every part off: the programs" "$(cd "$T/br-min/usr" && echo sbin/* libexec/fwload/*)" \
+	"sbin/fwload sbin/hotplug libexec/fwload/firmware.agent libexec/fwload/fwload-lib.sh libexec/fwload/fwload-log libexec/fwload/fwload-pending libexec/fwload/fwload-stamp"
 
 # Yocto: do_install, oe_runmake being make with EXTRA_OEMAKE, with poky's
 # paths (usrmerge: base_sbindir is /usr/sbin), systemd and sysvinit in
@@ -123,11 +149,29 @@ ysed() {
 }
 oemake=$(sed -n '/^EXTRA_OEMAKE = "/,/"$/p' "$bb" | tr -d '\\\n\t' | sed 's/^EXTRA_OEMAKE = "\(.*\)"$/\1/' | ysed)
 [ -n "$oemake" ] || fail "Yocto: no EXTRA_OEMAKE in $bb"
-recipe yocto "$bb" '^do_install() {' '^}' -e "s|oe_runmake|make -s $oemake|" -e 's|\${D}|'"$yo"'|g' \
-	-e 's|\${base_sbindir}|/usr/sbin|g; s|\${libexecdir}|/usr/libexec|g; s|\${sysconfdir}|/etc|g' \
-	-e 's|\${mandir}|/usr/share/man|g; s|\${docdir}|/usr/share/doc|g; s|\${BPN}|fwload|g' \
-	-e 's|\${systemd_system_unitdir}|/usr/lib/systemd/system|g; s|\${INIT_D_DIR}|/etc/init.d|g; s|\${S}|.|g' \
-	-e "s|\${@bb.utils.contains('DISTRO_FEATURES', '[a-z]*', 'true', 'false', d)}|true|g"
+# yocto_install DIR PACKAGECONFIG_CONFARGS FWLOAD_INIT: do_install into DIR.
+yocto_install() {
+	recipe yocto "$bb" '^do_install() {' '^}' -e "s|oe_runmake|make -s $oemake $2|" -e 's|\${D}|'"$1"'|g' \
+		-e 's|\${base_sbindir}|/usr/sbin|g; s|\${libexecdir}|/usr/libexec|g; s|\${sysconfdir}|/etc|g' \
+		-e 's|\${mandir}|/usr/share/man|g; s|\${docdir}|/usr/share/doc|g; s|\${BPN}|fwload|g' \
+		-e 's|\${systemd_system_unitdir}|/usr/lib/systemd/system|g; s|\${INIT_D_DIR}|/etc/init.d|g; s|\${S}|.|g' \
+		-e "s|\${@bb.utils.contains('DISTRO_FEATURES', '[a-z]*', 'true', 'false', d)}|true|g" -e "s|\${FWLOAD_INIT}|$3|g"
+}
+# PACKAGECONFIG: every flag's enable and disable arguments; none set, the
+# parts' files neither installed, nor the init scripts and units.
+for f in fwloadctl:FWLOADCTL hotplugd:HOTPLUGD upload:UPLOAD extract:EXTRACT run:RUN manifest:MANIFEST; do
+	k=${f#*:} f=${f%:*}
+	grep -qx "PACKAGECONFIG\[$f\] = \"WITH_$k=yes,WITH_$k=no\"" "$bb" ||
+		fail "Yocto: no PACKAGECONFIG[$f]"
+done
+grep -qx 'PACKAGECONFIG ??= "fwloadctl hotplugd upload extract run manifest"' "$bb" || fail "Yocto: not every part in PACKAGECONFIG by default"
+grep -qx 'EXTRA_OEMAKE += "${PACKAGECONFIG_CONFARGS}"' "$bb" || fail "Yocto: PACKAGECONFIG does not reach make"
+yocto_install "$T/yocto-min" "$(sed -n 's/^PACKAGECONFIG\[[a-z]*\] = ".*,\(.*\)"$/\1/p' "$bb" | tr '\n' ' ')" false
+l "Yocto, no PACKAGECONFIG: the programs" "$(cd "$T/yocto-min" && find . ! -type d ! -path './usr/share/*' | LC_ALL=C sort | tr '\n' ' ')" \
+	"./etc/fwload.conf ./etc/hotplug.d/firmware/50-firmware.hotplug ./usr/libexec/fwload/firmware.agent \
+./usr/libexec/fwload/fwload-lib.sh ./usr/libexec/fwload/fwload-log ./usr/libexec/fwload/fwload-pending \
+./usr/libexec/fwload/fwload-stamp ./usr/sbin/fwload ./usr/sbin/hotplug "
+yocto_install "$yo" "" true
 for p in $progs; do [ -x "$yo/usr/sbin/$p" ] || fail "Yocto: no /usr/sbin/$p"; done
 for p in $libexec; do [ -x "$yo/usr/libexec/fwload/$p" ] || fail "Yocto: no /usr/libexec/fwload/$p"; done
 [ -f "$yo/usr/share/man/man8/fwload.8" ] || fail "Yocto: no man pages (for fwload-doc)"
@@ -140,7 +184,8 @@ for s in fwload fwload-settle; do
 	grep -qx 'FWLOADCTL=${FWLOADCTL:-/usr/sbin/fwloadctl}' "$yo/etc/init.d/$s" || fail "Yocto: no /etc/init.d/$s running /usr/sbin/fwloadctl"
 done
 grep -qx 'inherit systemd update-rc.d' "$bb" || fail "Yocto: the recipe does not inherit systemd and update-rc.d"
-grep -qx 'SYSTEMD_SERVICE:${PN} = "fwload.service fwload-settle.service"' "$bb" || fail "Yocto: no SYSTEMD_SERVICE"
+grep -qxF "SYSTEMD_SERVICE:\${PN} = \"\${@bb.utils.contains('PACKAGECONFIG', 'fwloadctl', 'fwload.service fwload-settle.service', '', d)}\"" "$bb" ||
+	fail "Yocto: no SYSTEMD_SERVICE (with fwloadctl)"
 grep -qx 'INITSCRIPT_NAME:${PN} = "fwload"' "$bb" || fail "Yocto: no INITSCRIPT_NAME"
 grep -qx 'INITSCRIPT_NAME:${PN}-settle = "fwload-settle"' "$bb" || fail "Yocto: no INITSCRIPT_NAME for fwload-settle"
 compat=$(sed -n 's/^LAYERSERIES_COMPAT_fwload = "\(.*\)"$/\1/p' "$c/yocto/conf/layer.conf")
@@ -178,6 +223,32 @@ done
 [ -x "$al/etc/init.d/fwload-settle" ] || fail "Alpine: no /etc/init.d/fwload-settle"
 [ -f "$al/usr/share/man/man8/fwload.8" ] || fail "Alpine: no man pages (for fwload-doc)"
 grep -q '^subpackages=".*\$pkgname-openrc' "$c/alpine/APKBUILD" || fail "Alpine: no -openrc subpackage"
+# The parts' subpackages, as abuild splits them (amove: from the package
+# to the subpackage): each takes its part's files and depends on fwload.
+cat >"$T/alpine-split.sh" <<'EOS'
+. "$APKBUILD"
+pkgdir=$AL
+amove() {
+	for _f; do
+		mkdir -p "$subpkgdir/${_f%/*}" && mv "$pkgdir/$_f" "$subpkgdir/$_f" || return 1
+	done
+}
+set -e
+for s in $subpackages; do
+	case $s in *:*) ;; *) continue ;; esac
+	subpkgdir=$SUB/${s%%:*}
+	"${s#*:}"
+	echo "${s%%:*} $depends"
+done
+EOS
+APKBUILD=$c/alpine/APKBUILD AL=$al SUB=$T/alpine-sub sh "$T/alpine-split.sh" >"$T/split" 2>&1 ||
+	fail "Alpine: the split functions failed: $(cat "$T/split")"
+(cd "$T/alpine-sub" && find . ! -type d | LC_ALL=C sort) >"$T/split.files"
+l "Alpine subpackages" "$(cut -d' ' -f1 "$T/split" | tr '\n' ' ')" "fwload-hotplugd fwload-extract fwload-run fwload-sha256 fwload-upload "
+l "Alpine subpackages' depends" "$(cut -d' ' -f2- "$T/split" | sort -u)" "fwload=$VERSION-r0"
+l "Alpine subpackages' files" "$(tr '\n' ' ' <"$T/split.files")" "./fwload-extract/usr/libexec/fwload/fwload-extract \
+./fwload-hotplugd/usr/sbin/hotplugd ./fwload-run/usr/libexec/fwload/fwload-keep ./fwload-run/usr/libexec/fwload/fwload-runas \
+./fwload-sha256/usr/libexec/fwload/fwload-sha256 ./fwload-upload/usr/libexec/fwload/fwloadctl-upload.sh "
 for f in fwload.initd fwload-settle.initd; do
 	grep -qx "$(sha512sum <"$c/alpine/$f" | cut -d' ' -f1)  $f" "$c/alpine/APKBUILD" ||
 		fail "Alpine: sha512sums does not match $f"
@@ -192,13 +263,29 @@ grep -q '^define Build/Compile' "$owmk" || fail "OpenWrt: no Build/Compile"
 # shellcheck disable=SC2086 # a list of VAR=VALUE
 make -s -C "$T/src" $owopts DESTDIR="$T/ipkg-install" install-progs >"$T/out" 2>&1 ||
 	fail "OpenWrt: the staging install failed: $(cat "$T/out")"
-sed -n '/^define Package\/fwload\/install/,/^endef/p' "$owmk" | sed -e '1d' -e '$d' >"$T/openwrt.mk"
-grep -q 'MAKE\|rm ' "$T/openwrt.mk" && fail "OpenWrt: Package/fwload/install runs make or removes files: $(cat "$T/openwrt.mk")"
-sed -e 's|\$(PKG_INSTALL_DIR)|'"$T/ipkg-install"'|g; s|\$(1)|'"$ow"'|g' \
-	-e 's|\$(INSTALL_DIR)|install -d -m 755|; s|\$(INSTALL_DATA)|install -m 644|; s|\$(INSTALL_BIN)|install -m 755|' \
-	-e 's|\$(INSTALL_CONF)|install -m 600|' "$T/openwrt.mk" >"$T/openwrt.sh"
-(cd "$c/openwrt/fwload" && sh -e "$T/openwrt.sh") >"$T/out" 2>&1 ||
-	fail "OpenWrt: its install commands failed: $(cat "$T/openwrt.sh") -> $(cat "$T/out")"
+# Each package (fwload, and a package a part: BuildPackage names them)
+# into $ow/PACKAGE; $ow/all is all of them.
+owpkgs=$(sed -n 's/^\$(eval \$(call BuildPackage,\(.*\)))$/\1/p' "$owmk" | tr '\n' ' ')
+[ "$owpkgs" = "fwload fwload-extract fwload-run fwload-sha256 fwload-upload " ] ||
+	fail "OpenWrt: packages '$owpkgs'"
+for pkg in $owpkgs; do
+	sed -n "/^define Package\/$pkg\/install/,/^endef/p" "$owmk" | sed -e '1d' -e '$d' >"$T/openwrt.mk"
+	grep -q 'MAKE\|rm ' "$T/openwrt.mk" && fail "OpenWrt: Package/$pkg/install runs make or removes files: $(cat "$T/openwrt.mk")"
+	for d in "$ow/$pkg" "$ow/all"; do
+		sed -e 's|\$(PKG_INSTALL_DIR)|'"$T/ipkg-install"'|g; s|\$(1)|'"$d"'|g' \
+			-e 's|\$(INSTALL_DIR)|install -d -m 755|; s|\$(INSTALL_DATA)|install -m 644|; s|\$(INSTALL_BIN)|install -m 755|' \
+			-e 's|\$(INSTALL_CONF)|install -m 600|' "$T/openwrt.mk" >"$T/openwrt.sh"
+		(cd "$c/openwrt/fwload" && sh -e "$T/openwrt.sh") >"$T/out" 2>&1 ||
+			fail "OpenWrt: $pkg's install commands failed: $(cat "$T/openwrt.sh") -> $(cat "$T/out")"
+	done
+	[ "$pkg" = fwload ] || sed -n "/^define Package\/$pkg\$/,/^endef/p" "$owmk" | grep -q 'DEPENDS:=+fwload\|Package/fwload/Part' ||
+		fail "OpenWrt: $pkg does not depend on fwload"
+done
+# fwload alone: no program of a part (the agent refuses what needs one).
+for p in fwload-extract fwload-keep fwload-runas fwload-sha256 fwloadctl-upload.sh; do
+	[ ! -e "$ow/fwload/usr/libexec/fwload/$p" ] || fail "OpenWrt: the fwload package has $p, a part's"
+done
+ow=$ow/all
 # The whole product but the event sources procd replaces (the multiplexer
 # hotplug, hotplugd): every program and script of the Makefile's install
 # lists, where OpenWrt's paths put them, the hook and the init scripts.

@@ -13,6 +13,7 @@
 # reported and ignored.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-extract fwload-keep fwload-runas
 
 R=$T/root
 mkdir -p "$R/lib/firmware"

@@ -10,6 +10,7 @@
 # shell that is installed.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-sha256
 
 R=$T/root
 M=$T/SHA256SUMS

@@ -40,6 +40,7 @@ status_is 0
 data_is "$T/b"
 log_matches "fwload: loaded x\.bin \(100001 bytes, [0-9]+ ms\) from $(ere "$up/x.bin.xz") via .*xz for $(ere "$E_DEVPATH")"
 
+needs fwloadctl
 run ctl explain x.bin
 status_is 0
 grep -Eqx "search:   $(ere "$up/x.bin.xz"): found, decompressed by .*xz -dc" "$T/stdout" || fail "$(cat "$T/stdout")"

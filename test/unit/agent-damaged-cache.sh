@@ -9,6 +9,7 @@
 # least), as agent-killed-shells does.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-sha256
 
 R=$T/root
 M=$T/SHA256SUMS

@@ -7,6 +7,7 @@
 # loading file open), not that it is merely pending. (Mounts: root only.)
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl
 
 [ "$(id -u)" = 0 ] || fail "this case mounts file systems: run it as root"
 FULL=$T/full

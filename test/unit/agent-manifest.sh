@@ -6,6 +6,7 @@
 # read. fwloadctl explain says which.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-sha256
 
 R=$T/root
 M=$T/SHA256SUMS

@@ -4,6 +4,7 @@
 # request must still be answered at once (-1), not left to time out.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl
 
 R=$T/root
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R"

@@ -31,6 +31,7 @@ file_is "$REQ/data" ""
 log_has "fwload: cancelled $name for $TF/$name; not found in $R /lib/firmware/updates/6.12.0-test:/lib/firmware/updates:/lib/firmware/6.12.0-test:/lib/firmware"
 # The event path spends one stat() on each candidate; fwloadctl explain
 # says what each one is.
+needs fwloadctl
 run ctl explain "$name"
 status_is 1
 cat >"$T/want" <<END

@@ -51,6 +51,7 @@ status_is 1
 file_is "$REQ/loading" -1
 
 # explain names the rule's hold.
+needs fwloadctl
 run ctl explain late-b.bin
 status_is 8
 grep -q "^rule:     $RULES:1 applies: hold=30$" "$T/stdout" || fail "explain: $(cat "$T/stdout")"

@@ -55,6 +55,7 @@ log_has "fwload: $T/fwload.rules:9: no name=, dir=, hold=, extract= or run=; rul
 log_has "fwload: $T/fwload.rules:10: name=../x: '..' component; rule ignored"
 [ "$(grep -c "fwload.rules:8:" "$LOGF")" = 1 ] || fail "a bad rule reported more than once: $(cat "$LOGF")"
 
+needs fwloadctl
 run ctl explain brcm/wifi.txt
 status_is 0
 grep -qx "rule:     $T/fwload.rules:4 applies: name=brcm/wifi.acme,widget-v2.txt" "$T/stdout" || fail "$(cat "$T/stdout")"

@@ -6,6 +6,7 @@
 # cache is made. Under every shell that is installed. (Mounts: root only.)
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-sha256
 
 [ "$(id -u)" = 0 ] || fail "this case mounts file systems: run it as root"
 RO=$T/ro FULL=$T/full

@@ -60,6 +60,7 @@ while [ "$i" -le "$n" ]; do
 done
 
 # explain reads the same state: the cache while fwload says it is fresh.
+needs fwloadctl
 run ctl explain x.bin
 status_is 0
 grep -qx "config:   $CONF (the cache $RUN/conf.cache, fresh), FIRMWARE_ROOT=$R, FIRMWARE_PATH=/a, LOG=$LOGF" "$T/stdout" ||

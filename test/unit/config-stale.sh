@@ -82,6 +82,7 @@ CONF=$T/fwload.conf
 M=$T/SHA256SUMS
 echo "0000000000000000000000000000000000000000000000000000000000000000  other.bin" >"$M"
 : >"$T/board.rules"
+needs fwload-sha256
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "FIRMWARE_PATH=/a" "RULES=$T/board.rules"
 own_libexec
 rm "$LIBEXEC/fwload-stamp"

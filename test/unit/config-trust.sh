@@ -20,6 +20,7 @@
 	echo "SKIP: not root (the case makes files of another owner)"
 	exit 0
 }
+needs fwloadctl fwload-sha256
 R=$T/root
 mkfw "$R/lib/firmware/x.bin" "the image"
 # A directory a user could write, with that user's rules, image and

@@ -9,6 +9,7 @@
 # given a value it refuses (it would exit 100 and every image be lost).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-sha256
 
 R=$T/root
 M=$T/SHA256SUMS

@@ -49,6 +49,7 @@ status_is 0
 # Every other key's checks (fwloadctl shows them on stderr).
 conf "LOG=$LOGF" COMPRESSED=maybe UNLISTED=x FORCE_FALLBACK=1 SOURCE=udev TIMEOUT=-1 DEADLINE=0 \
 	MAX_SIZE=12T FIRMWARE_ROOT=rel MISSING_DIR=rel MISSING_LIST=/run/x MAX_SIZE=64M DEADLINE=30
+needs fwloadctl
 run ctl status
 cat >"$T/want" <<END
 fwload: $CONF:2: COMPRESSED wants yes or no; ignored

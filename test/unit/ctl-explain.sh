@@ -4,6 +4,7 @@
 # sysfs nor the log. It is the agent's own code (firmware.agent --dry-run).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl
 
 R=$T/root
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "FIRMWARE_PATH=/extra"

@@ -8,6 +8,7 @@
 # each; exit 0), and from then on a name not found is cancelled at once.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl
 
 P=$T/proc
 mkdir -p "$P/sys/kernel/firmware_config" "$SYS/class/firmware" "$T/fw"

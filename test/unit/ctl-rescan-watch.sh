@@ -4,6 +4,7 @@
 # watch at once; a bad SECONDS is a usage error.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl
 
 conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw"
 mkimage "$T/fw/late.bin" 4000

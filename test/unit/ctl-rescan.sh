@@ -7,6 +7,7 @@
 # answerer holds (5) counts as fine.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl
 
 conf "LOG=$LOGF" "FIRMWARE_PATH=$T/fw"
 mkimage "$T/fw/sub/here.bin" 5000

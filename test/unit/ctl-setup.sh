@@ -12,6 +12,7 @@
 # shellcheck disable=SC3013 # -ef: every shell we test has it
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl
 
 P=$T/proc
 H=$P/sys/kernel/hotplug
@@ -146,8 +147,14 @@ file_is "$H" '/sbin/hotplug
 said "setup: uevent helper /sbin/hotplug (replacing $T/bin/mdev, which no longer runs for any subsystem: --replace), sysfs fallback forced; rescanning pending requests"
 RUN=$RUN_WAS CHAIN=$CHAIN_WAS
 
-# --hotplugd beside a helper that would still get every event: refused.
+# --hotplugd beside a helper that would still get every event: refused
+# (hotplugd installed; not installed, setup says that first).
 echo "$T/bin/mdev" >"$H"
+setup --hotplugd
+status_is 111
+grep -qx "fwloadctl: setup: hotplugd needs $T/hotplugd, not installed (the HOTPLUGD part of fwload); nothing changed" "$T/stderr" ||
+	fail "stderr: $(cat "$T/stderr")"
+standin_hotplugd
 setup --hotplugd
 status_is 111
 grep -q "the uevent helper is $T/bin/mdev: beside hotplugd it would still get every event" "$T/stderr" ||
@@ -213,10 +220,15 @@ setup
 status_is 111
 grep -qx "fwloadctl: setup: $T/hotplugd did not start (the kernel log says why)" "$T/stderr" ||
 	fail "stderr: $(cat "$T/stderr")"
-rm "$T/hotplugd"
+chmod 644 "$T/hotplugd"
 setup
 status_is 111
 grep -qx "fwloadctl: setup: cannot run $T/hotplugd" "$T/stderr" || fail "stderr: $(cat "$T/stderr")"
+rm "$T/hotplugd"
+setup
+status_is 111
+grep -qx "fwloadctl: setup: hotplugd needs $T/hotplugd, not installed (the HOTPLUGD part of fwload); nothing changed" "$T/stderr" ||
+	fail "stderr: $(cat "$T/stderr")"
 
 # A kernel without the sysfs fallback: nothing to set up, and it says so.
 : >"$H"

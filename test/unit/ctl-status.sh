@@ -7,6 +7,7 @@
 # (MISSING_DIR); it touches nothing, and config warnings go to stderr only.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl
 
 R=$T/root
 L=$T/run/missing

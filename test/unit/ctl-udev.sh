@@ -11,6 +11,7 @@
 # undoes the masks.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl
 
 P=$T/proc
 H=$P/sys/kernel/hotplug

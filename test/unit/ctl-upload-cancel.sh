@@ -12,6 +12,7 @@
 # where it is.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl fwloadctl-upload.sh
 # shellcheck source=upload-lib
 . "$REPO/test/unit/upload-lib"
 

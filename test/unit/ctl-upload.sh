@@ -11,6 +11,7 @@
 # a failure there ends in "-1" (nothing handed over, exit 2).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl fwloadctl-upload.sh
 # shellcheck source=upload-lib
 . "$REPO/test/unit/upload-lib"
 

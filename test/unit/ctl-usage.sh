@@ -5,6 +5,7 @@
 # deprecation note on stderr.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwloadctl
 
 run ctl --help
 status_is 0

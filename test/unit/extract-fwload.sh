@@ -8,6 +8,7 @@
 # and a failing extract aborts whatever the digest.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-sha256
 # shellcheck source=extract-lib
 . "$REPO/test/unit/extract-lib"
 

@@ -14,6 +14,7 @@
 # fwload-sha256 (a manifest's).
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-keep
 
 runas_user
 mkimage "$T/img" 5000

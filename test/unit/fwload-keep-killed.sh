@@ -6,6 +6,7 @@
 # limit, and the program does not outlive it.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-keep
 
 # A sleep of this case's own (cases run side by side): its command line
 # says which.

@@ -8,6 +8,7 @@
 # failing COMMAND ends in "-1" and says why.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-sha256
 
 SHA=$LIBEXEC/fwload-sha256
 

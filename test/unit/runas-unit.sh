@@ -8,6 +8,7 @@
 # CAP_SETGID: fwload-runas failed with EPERM and every user= rule aborted.
 # shellcheck source=../lib.sh
 . "$REPO/test/lib.sh"
+needs fwload-runas fwload-keep
 
 for SETPRIV in /usr/bin/setpriv /bin/setpriv ''; do
 	[ -x "$SETPRIV" ] && break

@@ -27,6 +27,16 @@ FWLOAD_MAKE_OPTS = \
 	PREFIX=/usr \
 	LIBEXECDIR=/usr/libexec/fwload
 
+# The parts chosen in Config.in (the Makefile's WITH_ knobs): a part left
+# out is neither built nor installed. hotplugd only as the event source.
+FWLOAD_MAKE_OPTS += \
+	WITH_HOTPLUGD=$(if $(BR2_PACKAGE_FWLOAD_SOURCE_HOTPLUGD),yes,no) \
+	WITH_FWLOADCTL=$(if $(BR2_PACKAGE_FWLOAD_FWLOADCTL),yes,no) \
+	WITH_UPLOAD=$(if $(BR2_PACKAGE_FWLOAD_UPLOAD),yes,no) \
+	WITH_EXTRACT=$(if $(BR2_PACKAGE_FWLOAD_EXTRACT),yes,no) \
+	WITH_RUN=$(if $(BR2_PACKAGE_FWLOAD_RUN),yes,no) \
+	WITH_MANIFEST=$(if $(BR2_PACKAGE_FWLOAD_MANIFEST),yes,no)
+
 # A local source is copied with rsync, build products included: what a
 # host "make" left in the checkout is removed before the cross build.
 define FWLOAD_CLEAN_SOURCE_BUILD
@@ -56,13 +66,16 @@ endef
 
 # "fwloadctl setup" at boot before the coldplug of S10mdev or S10udev
 # (S09fwload), "fwloadctl settle" after every other start script
-# (S99fwload-settle).
+# (S99fwload-settle). Without fwloadctl, no script: the kernel's own
+# settings (below) set the chain up.
+ifeq ($(BR2_PACKAGE_FWLOAD_FWLOADCTL),y)
 define FWLOAD_INSTALL_INIT_SYSV
 	$(INSTALL) -D -m 0755 $(FWLOAD_PKGDIR)/S09fwload \
 		$(TARGET_DIR)/etc/init.d/S09fwload
 	$(INSTALL) -D -m 0755 $(FWLOAD_PKGDIR)/S99fwload-settle \
 		$(TARGET_DIR)/etc/init.d/S99fwload-settle
 endef
+endif
 
 # fwload.service: "fwloadctl setup --hotplugd --own", then hotplugd, its
 # main process, before systemd-udev-trigger; fwload-settle.service
@@ -76,10 +89,18 @@ endef
 # What the kernel must have for the chosen source (the whole list, with the
 # optional options, is contrib/kernel/fwload.config: add it to
 # BR2_LINUX_KERNEL_CONFIG_FRAGMENT_FILES).
-ifeq ($(BR2_PACKAGE_FWLOAD_SOURCE_HELPER),y)
+# Without fwloadctl nothing sets the helper or forces the fallback at
+# boot: the kernel does both from its start.
+ifeq ($(BR2_PACKAGE_FWLOAD_SOURCE_HELPER)$(BR2_PACKAGE_FWLOAD_FWLOADCTL),yy)
 define FWLOAD_LINUX_CONFIG_SOURCE
 	$(call KCONFIG_ENABLE_OPT,CONFIG_UEVENT_HELPER)
 	$(call KCONFIG_SET_OPT,CONFIG_UEVENT_HELPER_PATH,"")
+endef
+else ifeq ($(BR2_PACKAGE_FWLOAD_SOURCE_HELPER),y)
+define FWLOAD_LINUX_CONFIG_SOURCE
+	$(call KCONFIG_ENABLE_OPT,CONFIG_UEVENT_HELPER)
+	$(call KCONFIG_SET_OPT,CONFIG_UEVENT_HELPER_PATH,"/usr/sbin/hotplug")
+	$(call KCONFIG_ENABLE_OPT,CONFIG_FW_LOADER_USER_HELPER_FALLBACK)
 endef
 else
 define FWLOAD_LINUX_CONFIG_SOURCE

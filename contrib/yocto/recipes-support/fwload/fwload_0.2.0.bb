@@ -30,16 +30,32 @@ EXTRA_OEMAKE = "SBINDIR=${base_sbindir} LIBEXECDIR=${libexecdir}/fwload \
 	MANDIR=${mandir} DOCDIR=${docdir}/${BPN} \
 	SYSTEMDUNITDIR=${systemd_system_unitdir}"
 
+# The optional parts (the Makefile's WITH_ knobs), all on by default; one
+# left out of PACKAGECONFIG is neither built nor installed, and what needs
+# it is refused at run time. upload needs fwloadctl; so do the init
+# scripts and systemd units, which run it (without fwloadctl, the kernel's
+# own CONFIG_UEVENT_HELPER_PATH and CONFIG_FW_LOADER_USER_HELPER_FALLBACK
+# set the chain up).
+PACKAGECONFIG ??= "fwloadctl hotplugd upload extract run manifest"
+PACKAGECONFIG[fwloadctl] = "WITH_FWLOADCTL=yes,WITH_FWLOADCTL=no"
+PACKAGECONFIG[hotplugd] = "WITH_HOTPLUGD=yes,WITH_HOTPLUGD=no"
+PACKAGECONFIG[upload] = "WITH_UPLOAD=yes,WITH_UPLOAD=no"
+PACKAGECONFIG[extract] = "WITH_EXTRACT=yes,WITH_EXTRACT=no"
+PACKAGECONFIG[run] = "WITH_RUN=yes,WITH_RUN=no"
+PACKAGECONFIG[manifest] = "WITH_MANIFEST=yes,WITH_MANIFEST=no"
+EXTRA_OEMAKE += "${PACKAGECONFIG_CONFARGS}"
+FWLOAD_INIT = "${@bb.utils.contains('PACKAGECONFIG', 'fwloadctl', 'true', 'false', d)}"
+
 do_compile() {
 	oe_runmake
 }
 
 do_install() {
 	oe_runmake install DESTDIR=${D}
-	if ${@bb.utils.contains('DISTRO_FEATURES', 'systemd', 'true', 'false', d)}; then
+	if ${FWLOAD_INIT} && ${@bb.utils.contains('DISTRO_FEATURES', 'systemd', 'true', 'false', d)}; then
 		oe_runmake install-systemd DESTDIR=${D}
 	fi
-	if ${@bb.utils.contains('DISTRO_FEATURES', 'sysvinit', 'true', 'false', d)}; then
+	if ${FWLOAD_INIT} && ${@bb.utils.contains('DISTRO_FEATURES', 'sysvinit', 'true', 'false', d)}; then
 		install -d ${D}${INIT_D_DIR}
 		for s in fwload fwload-settle; do
 			sed 's|/sbin/fwloadctl|${base_sbindir}/fwloadctl|' ${S}/contrib/init/sysvinit/$s \
@@ -65,8 +81,8 @@ CONFFILES:${PN} = "${sysconfdir}/fwload.conf"
 # S04fwload: after S03mountall.sh mounts /run, before S04udev, eudev's
 # script, whose udevadm trigger loads the drivers) and
 # /etc/init.d/fwload-settle (after S15mountnfs.sh).
-SYSTEMD_SERVICE:${PN} = "fwload.service fwload-settle.service"
-INITSCRIPT_PACKAGES = "${PN} ${PN}-settle"
+SYSTEMD_SERVICE:${PN} = "${@bb.utils.contains('PACKAGECONFIG', 'fwloadctl', 'fwload.service fwload-settle.service', '', d)}"
+INITSCRIPT_PACKAGES = "${@bb.utils.contains('PACKAGECONFIG', 'fwloadctl', '${PN} ${PN}-settle', '', d)}"
 INITSCRIPT_NAME:${PN} = "fwload"
 INITSCRIPT_PARAMS:${PN} = "start 04 S . stop 95 0 6 ."
 INITSCRIPT_NAME:${PN}-settle = "fwload-settle"
