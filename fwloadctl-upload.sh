@@ -14,7 +14,50 @@
 # (100 ms, doubling to 1 s) until it is idle again, then reads its error.
 # Ctrl-C or SIGTERM: SIGTERM to fwload while it writes ("-1": nothing
 # handed over); after the hand-off "1" to cancel (SIGHUP: fwload's writing
-# only). Exit statuses: up_error and fwloadctl(8).
+# only). Exit statuses: up_error and fwloadctl(8). fwloadctl status sources
+# it too, for up_status.
+
+# up_writer: $wpid, the fwload writing an image to the firmware-upload
+# device at $upath: the root fwload that holds its lock, $rundir/lock/KEY
+# (lock_holder; KEY from fwload-pending -u -k), or empty.
+up_writer() {
+	wpid=''
+	_k=$("$libexec/fwload-pending" -s "$sysfs" -u -k "$upath" 2>/dev/null) || return 0
+	[ -e "$rundir/lock/$_k" ] || return 0
+	lock_holder "$rundir/lock/$_k" "$fwload"
+	wpid=$holder
+}
+
+# up_status: status's lines on the firmware-upload devices (what
+# fwload-pending -u -k says is one), if there are any: NAME, DEVPATH, its
+# status, its last error (the kernel says it only when idle), its
+# remaining_size, and the fwload writing an image to it.
+up_status() {
+	_hdr=''
+	for _u in "$sysfs"/class/firmware/*; do
+		_p=$(readlink "$_u" 2>/dev/null) || continue
+		upath=${_p#../..} uname=${_u##*/}
+		_k=$("$libexec/fwload-pending" -s "$sysfs" -u -k "$upath" 2>/dev/null) || continue
+		[ -n "$_hdr" ] || echo "firmware-upload devices (fwloadctl upload):"
+		_hdr=1
+		_s='' _e='' _r='' _l=''
+		read -r _s 2>/dev/null <"$_u/status"
+		read -r _r 2>/dev/null <"$_u/remaining_size"
+		read -r _l 2>/dev/null <"$_u/loading"
+		if [ "$_s" = idle ]; then  # (empty: no error; no newline to read)
+			read -r _e 2>/dev/null <"$_u/error"
+			_e="error ${_e:-none}"
+		else
+			_e="error (said when idle)"
+		fi
+		_w=''
+		if [ "$_l" = 1 ]; then
+			up_writer
+			_w="; an image being written to it${wpid:+ by fwload (pid $wpid)}"
+		fi
+		printf '  %s  %s  status %s, %s, remaining_size %s%s\n' "$uname" "$upath" "${_s:-unknown}" "$_e" "${_r:-unknown}" "$_w"
+	done
+}
 
 # up_refuse STATUS TEXT: nothing was done: TEXT on stderr, exit STATUS.
 up_refuse() {
