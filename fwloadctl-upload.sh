@@ -398,6 +398,8 @@ up_image() {
 	elif [ "$unlisted" = refuse ]; then
 		up_refuse 2 "$image: UNLISTED=refuse, but no MANIFEST= to check against (nor --sha256): refused, nothing written"
 	fi
+	[ -z "$sum" ] || [ -x "$sha256" ] ||
+		up_refuse 2 "$image: a digest to check, but $sha256 is not installed (the MANIFEST part of fwload); nothing written"
 	total=0
 	[ -n "$unpack" ] || total=$(wc -c <"$image")
 	total=${total##* }

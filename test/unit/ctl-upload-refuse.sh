@@ -89,3 +89,10 @@ for args in "up.bin -" "up.bin" "up.bin $T/img extra" "--timeout x up.bin $T/img
 	file_is "$UP/loading" "" "loading (upload $args)"
 done
 file_is "$LOGF" "" "the log after the refusals"
+
+# A digest to check (--sha256, or the manifest's) and no fwload-sha256 (a
+# build without the MANIFEST part): refused, nothing written.
+own_libexec
+rm -f "$LIBEXEC/fwload-sha256"
+run ctl upload --sha256 "$(sha256sum <"$T/img" | cut -d' ' -f1)" up.bin "$T/img"
+refused 2 "fwloadctl: upload: $T/img: a digest to check, but $LIBEXEC/fwload-sha256 is not installed (the MANIFEST part of fwload); nothing written"
