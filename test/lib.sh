@@ -301,6 +301,26 @@ runas_user() {
 	chmod 711 "$T"
 }
 
+# held_by_sleepers FROM TO FORMAT: hold records $RUN/held/1-FROM to
+# 1-(TO-1) of agents that run (a sleep each: its pid and start time), each
+# ending 100 s after $up (uptime_s), the DEVPATH FORMAT with the index
+# (printf); their pids added to $pids, ended with the case.
+held_by_sleepers() {
+	_i=$1 _to=$2 _fmt=$3
+	while [ "$_i" -lt "$_to" ]; do
+		sleep 120 &
+		read -r _stat <"/proc/$!/stat"
+		# shellcheck disable=SC2086 # the fields after "(comm) "
+		set -- ${_stat##*) }
+		# shellcheck disable=SC2059 # FORMAT is the caller's
+		printf "%s %s %s $_fmt\n" "$((up + 100))" "$!" "${20}" "$_i" >"$RUN/held/1-$_i"
+		pids="${pids-} $!"
+		_i=$((_i + 1))
+	done
+	# shellcheck disable=SC2086 # pids
+	trap 'kill $pids 2>/dev/null; rm -rf "$T"' EXIT
+}
+
 # agent ARG...: firmware.agent under the shell being tested.
 agent() {
 	# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")

@@ -14,19 +14,7 @@ mkdir -p "$R/lib/firmware" "$RUN/held"
 echo 6.12.0-test >"$T/proc/sys/kernel/osrelease"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
 uptime_s
-pids=''
-i=0
-while [ "$i" -lt 63 ]; do
-	sleep 120 &
-	read -r stat <"/proc/$!/stat"
-	# shellcheck disable=SC2086 # the fields after "(comm) "
-	set -- ${stat##*) }
-	printf '%s %s %s /devices/x/held-%s\n' "$((up + 100))" "$!" "${20}" "$i" >"$RUN/held/1-$i"
-	pids="$pids $!"
-	i=$((i + 1))
-done
-# shellcheck disable=SC2086 # pids
-trap 'kill $pids 2>/dev/null; rm -rf "$T"' EXIT
+held_by_sleepers 0 63 /devices/x/held-%s
 
 # Four requests, their agents started together, released at once.
 for n in 1 2 3 4; do

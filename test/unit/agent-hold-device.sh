@@ -14,19 +14,7 @@ echo 6.12.0-test >"$T/proc/sys/kernel/osrelease"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
 # 8 agents of /devices/evil that run: sleeps, with their start times.
 uptime_s
-pids=''
-i=0
-while [ "$i" -lt 8 ]; do
-	sleep 120 &
-	read -r stat <"/proc/$!/stat"
-	# shellcheck disable=SC2086 # the fields after "(comm) "
-	set -- ${stat##*) }
-	printf '%s %s %s /devices/evil/name-%s.bin\n' "$((up + 100))" "$!" "${20}" "$i" >"$RUN/held/1-$i"
-	pids="$pids $!"
-	i=$((i + 1))
-done
-# shellcheck disable=SC2086 # pids
-trap 'kill $pids 2>/dev/null; rm -rf "$T"' EXIT
+held_by_sleepers 0 8 /devices/evil/name-%s.bin
 
 request name-8.bin /devices/evil/name-8.bin
 run agent firmware

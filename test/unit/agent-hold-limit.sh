@@ -21,18 +21,7 @@ start=${20}
 uptime_s
 printf '%s %s %s /devices/x/held-0\n' "$((up + 100))" "$first" "$start" >"$RUN/held/1-0"
 pids=$first
-i=1
-while [ "$i" -lt 64 ]; do
-	sleep 120 &
-	read -r stat <"/proc/$!/stat"
-	# shellcheck disable=SC2086
-	set -- ${stat##*) }
-	printf '%s %s %s /devices/x/held-%s\n' "$((up + 100))" "$!" "${20}" "$i" >"$RUN/held/1-$i"
-	pids="$pids $!"
-	i=$((i + 1))
-done
-# shellcheck disable=SC2086 # pids
-trap 'kill $pids 2>/dev/null; rm -rf "$T"' EXIT
+held_by_sleepers 1 64 /devices/x/held-%s
 # Not running: a pid that is gone, one whose start time differs.
 printf '%s 999999 1 /devices/x/gone\n' "$((up + 100))" >"$RUN/held/1-gone"
 printf '%s %s %s /devices/x/reused\n' "$((up + 100))" "$first" "$((start + 1))" >"$RUN/held/1-reused"
