@@ -321,6 +321,17 @@ held_by_sleepers() {
 	trap 'kill $pids 2>/dev/null; rm -rf "$T"' EXIT
 }
 
+# agent_bg: the agent in the background for the request made last: its
+# output in $T/bg.out, its exit status in $T/bg.st once it ends; $bg its $!.
+agent_bg() {
+	(
+		agent firmware >"$T/bg.out" 2>&1
+		echo $? >"$T/bg.st"
+	) &
+	# shellcheck disable=SC2034 # for the cases
+	bg=$!
+}
+
 # agent ARG...: firmware.agent under the shell being tested.
 agent() {
 	# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")

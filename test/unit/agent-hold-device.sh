@@ -25,11 +25,7 @@ log_matches "fwload: cancelled name-8\\.bin .*\\(HOLD=30, but 8 requests of /dev
 # Another device's: held.
 request late.bin
 hold_rec
-(
-	agent firmware >"$T/bg.out" 2>&1
-	echo $? >"$T/bg.st"
-) &
-bg=$!
+agent_bg
 until_true "late.bin held" test -f "$REC"
 mkfw "$R/lib/firmware/late.bin" "late"
 wait "$bg"

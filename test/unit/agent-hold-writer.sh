@@ -30,11 +30,7 @@ chmod 755 "$LIBEXEC/fwload-stamp"
 
 request late.bin
 hold_rec
-(
-	agent firmware >"$T/bg.out" 2>&1
-	echo $? >"$T/bg.st"
-) &
-bg=$!
+agent_bg
 until_true "the hold record" test -f "$REC"
 # The writer: 16 KiB, then it waits for the word (or the case's end), its
 # file open.
