@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * util.h - the helper layer of fwload's C programs (fwload, hotplugd,
- * fwload-sha256, fwload-extract, fwload-runas): one name and one contract
+ * fwload-sha256, fwload-extract, fwload-runas, fwload-verify): one name and one contract
  * each, no stdio, libc only. Each program is still one .c file plus this
  * header, so `make CC=musl-gcc fwload` builds it alone; what a program does
  * not call costs nothing (static, unused: dropped by the compiler).
@@ -11,6 +11,7 @@
  *   write_all                         the one write loop
  *   stderr_put, kmsg_write            stderr bounded; one kernel log record
  *   same_file, names_file             identity: device and inode
+ *   root_only                         trust: root's, writable by root alone
  *   mkdir_parent                      a path's directory, made if missing
  *   walk_path                         a path resolved one name at a time
  *   read_attr, sysfs_path             a sysfs attribute's line; SYSFS/DEVPATH
@@ -243,6 +244,12 @@ UTIL int kmsg_write(const char *buf, size_t n)
 UTIL int same_file(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Is st root's (uid 0), with no write permission for group or others? */
+UTIL int root_only(const struct stat *st)
+{
+	return st->st_uid == 0 && (st->st_mode & 022) == 0;
 }
 
 /* Does dir/name (a link not followed; dir may be AT_FDCWD) still name the
