@@ -42,9 +42,9 @@ VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 #   SBIN_SCRIPTS, LIBEXEC_SCRIPTS, BIN_SCRIPTS
 #                    shell scripts, their default paths rewritten (SUBST)
 #   LIBEXEC_LIBS     shell code the scripts source (SUBST, mode 644, no page)
-C_PROGS         = fwload fwload-sha256 fwload-extract fwload-runas hotplugd
+C_PROGS         = fwload fwload-sha256 fwload-extract fwload-runas fwload-verify hotplugd
 SBIN_PROGS      = fwload hotplugd
-LIBEXEC_PROGS   = fwload-sha256 fwload-extract fwload-runas
+LIBEXEC_PROGS   = fwload-sha256 fwload-extract fwload-runas fwload-verify
 BIN_PROGS       =
 SBIN_SCRIPTS    = hotplug fwloadctl
 LIBEXEC_SCRIPTS = firmware.agent
@@ -111,6 +111,8 @@ FORCE:
 
 # hotplugd runs $(SBINDIR)/hotplug unless told otherwise (-x).
 CPPFLAGS_hotplugd = -DHOTPLUGD_PROGRAM='"$(SBINDIR)/hotplug"'
+# fwload-verify's keys are in $(SYSCONFDIR)/fwload/keys unless told otherwise (-k).
+CPPFLAGS_fwload-verify = -DFWLOAD_KEYDIR='"$(SYSCONFDIR)/fwload/keys"'
 
 # Test builds: a dynamically linked fwload and fwload-extract, and a
 # write()/sendfile()/read()/ioctl() fault injector to LD_PRELOAD into them.
@@ -255,6 +257,7 @@ MANSUBST = sed -e 's|/lib/fwload/|$(LIBEXECDIR)/|g' \
 	    -e 's|/sbin/hotplug|$(SBINDIR)/hotplug|g' \
 	    -e 's|/etc/hotplug\.d|$(HOTPLUGDIR)|g' \
 	    -e 's|/etc/fwload\.|$(SYSCONFDIR)/fwload.|g' \
+	    -e 's|/etc/fwload/keys|$(SYSCONFDIR)/fwload/keys|g' \
 	    -e 's|/run/fwload|$(RUNDIR)|g'
 
 # $(call install_progs,LIST,DIR) and $(call install_scripts,LIST,DIR):
