@@ -78,7 +78,7 @@ SHELLS  ?= dash busybox
 
 CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/kernel/fwtrigger test/kernel/lockhold \
 	test/kernel/xsave-size \
-	test/nlsend test/hotplugd-filter test/hotplugd-standin test/ptyrun
+	test/nlsend test/hotplugd-filter test/hotplugd-standin test/ptyrun test/verify-diff
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
@@ -139,6 +139,10 @@ test/kernel/lockhold: test/kernel/lockhold.c
 test/hotplugd-filter: test/hotplugd-filter.c hotplugd.c util.h
 	$(CC) $(WARN) -O2 -o $@ test/hotplugd-filter.c
 
+# fwload-verify's Ed25519 and SHA-512 against OpenSSL's (libssl-dev).
+test/verify-diff: test/verify-diff.c fwload-verify.c util.h
+	$(CC) $(WARN) -O2 -o $@ test/verify-diff.c -lcrypto
+
 test/nlsend: test/nlsend.c
 	$(CC) $(WARN) -O2 -static -o $@ test/nlsend.c
 
@@ -161,7 +165,7 @@ check:
 check-fast:
 	sh test/deps.sh fast
 	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/nlsend \
-		test/hotplugd-filter test/kernel/lockhold test/hotplugd-standin test/ptyrun
+		test/hotplugd-filter test/kernel/lockhold test/hotplugd-standin test/ptyrun test/verify-diff
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
