@@ -231,7 +231,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c util.h
 
 shellcheck:
 	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
-		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/unit/upload-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
+		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/unit/upload-lib test/unit/verify-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/kernel/demo-init test/stock/run test/stock/init test/stock/udev-init test/stock/kernel.sh test/stock/lib.sh \
 		test/boot/run test/boot/guest-lib test/boot/coldplug test/boot/trigger-pre test/boot/requests test/boot/wait-held \
