@@ -4,7 +4,7 @@
 # fast tests under qemu-user for each architecture (make check-cross).
 #
 # ARCH: armhf arm64 riscv64 (default: all). For each: static fwload,
-# fwload-sha256, fwload-extract, fwload-runas and hotplugd (make CROSS_COMPILE=...), dynamic
+# fwload-sha256, fwload-extract, fwload-runas, fwload-verify and hotplugd (make CROSS_COMPILE=...), dynamic
 # test builds of fwload and fwload-extract and the fault injector are built
 # in a scratch copy of the sources, then test/run-unit runs with the static
 # programs replaced by "qemu-ARCH PROGRAM" (and the fault cases by
@@ -21,12 +21,13 @@
 set -u
 repo=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -gt 0 ] || set -- armhf arm64 riscv64
-c_cases='fwload-* fault-* hotplugd-* extract-* fds-closed help-version config-cache config-stale
+c_cases='fwload-* fault-* hotplugd-* extract-* verify-* fds-closed help-version config-cache config-stale
 agent-compressed agent-manifest agent-actions agent-hold agent-fwload-status'
 # Cases whose subject qemu-user cannot emulate, left to the unit layer's
 # native run: hotplugd-subreaper (qemu passes PR_SET_CHILD_SUBREAPER on as
-# EINVAL, so what a child leaves goes to init).
-native_only='hotplugd-subreaper'
+# EINVAL, so what a child leaves goes to init); verify-diff (fwload-verify's
+# code built for the host, against the host's libcrypto).
+native_only='hotplugd-subreaper verify-diff'
 work=$(mktemp -d "${TMPDIR:-/tmp}/fwload-cross.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"  # hotplugd-usage runs the wrappers as nobody too
@@ -46,18 +47,19 @@ for arch in "$@"; do
 	esac
 	b=$work/$arch
 	mkdir -p "$b/test"
-	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/fwload-extract.c" "$repo/fwload-runas.c" "$repo/hotplugd.c" "$repo/util.h" \
+	cp "$repo/fwload.c" "$repo/fwload-sha256.c" "$repo/fwload-extract.c" "$repo/fwload-runas.c" "$repo/fwload-verify.c" \
+		"$repo/hotplugd.c" "$repo/util.h" \
 		"$repo/Makefile" "$repo/VERSION" "$b/"
 	cp "$repo/test/fault.c" "$b/test/"
 	echo "=== $arch: make CROSS_COMPILE=$triplet-"
-	if ! make -s -C "$b" CROSS_COMPILE="$triplet-" WERROR=-Werror fwload fwload-sha256 fwload-extract fwload-runas hotplugd \
+	if ! make -s -C "$b" CROSS_COMPILE="$triplet-" WERROR=-Werror fwload fwload-sha256 fwload-extract fwload-runas fwload-verify hotplugd \
 		test/fwload-dyn test/fwload-extract-dyn test/fault.so; then
 		echo "cross: $arch: build failed"
 		failed=$((failed + 1))
 		continue
 	fi
 	file "$b/fwload" | sed 's/^[^:]*: /  /'
-	for p in fwload fwload-sha256 fwload-extract fwload-runas hotplugd; do
+	for p in fwload fwload-sha256 fwload-extract fwload-runas fwload-verify hotplugd; do
 		"$triplet-strip" -o "$b/$p.stripped" "$b/$p"
 		echo "  $p static, stripped: $(wc -c <"$b/$p.stripped") bytes"
 		mkdir -p "$b/qemu"  # wrappers with the programs' own names
@@ -86,7 +88,7 @@ for arch in "$@"; do
 	fi
 	TEST_FWLOAD=$b/qemu/fwload TEST_FWLOAD_SHA256=$b/qemu/fwload-sha256 TEST_FWDYN=$b/test/fwload-dyn TEST_FAULT=$b/test/fault.so \
 		TEST_FWLOAD_EXTRACT=$b/qemu/fwload-extract TEST_EXTRACT_DYN=$b/test/fwload-extract-dyn \
-		TEST_HOTPLUGD=$b/qemu/hotplugd \
+		TEST_HOTPLUGD=$b/qemu/hotplugd TEST_FWLOAD_VERIFY=$b/qemu/fwload-verify \
 		TEST_QEMU="$qemu -L /usr/$triplet" SHELLS=dash \
 		sh "$repo/test/run-unit" "$@" >"$log" 2>&1
 	grep -v '^ok ' "$log" | sed "s/^/  $arch: /"
