@@ -83,10 +83,10 @@ static uint64_t ror64(uint64_t x, int n)
 	return (x >> n) | (x << (64 - n));
 }
 
-/* FIPS 180-4, 6.4.2: one 128-byte block. */
-static void sha512_block(uint64_t h[8], const uint8_t *p)
+/* FIPS 180-4, 6.4.2: one 128-byte block into the hash value H. */
+static void sha512_block(uint64_t H[8], const uint8_t *p)
 {
-	uint64_t w[80], v[8];
+	uint64_t w[80], a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
 	int i;
 
 	for (i = 0; i < 16; i++) {
@@ -97,19 +97,27 @@ static void sha512_block(uint64_t h[8], const uint8_t *p)
 	for (; i < 80; i++)
 		w[i] = (ror64(w[i - 2], 19) ^ ror64(w[i - 2], 61) ^ (w[i - 2] >> 6)) + w[i - 7] +
 		       (ror64(w[i - 15], 1) ^ ror64(w[i - 15], 8) ^ (w[i - 15] >> 7)) + w[i - 16];
-	memcpy(v, h, sizeof(v));
 	for (i = 0; i < 80; i++) {
-		uint64_t t1 = v[7] + (ror64(v[4], 14) ^ ror64(v[4], 18) ^ ror64(v[4], 41)) +
-			      ((v[4] & v[5]) ^ (~v[4] & v[6])) + k512[i] + w[i];
-		uint64_t t2 = (ror64(v[0], 28) ^ ror64(v[0], 34) ^ ror64(v[0], 39)) +
-			      ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+		uint64_t t1 = h + (ror64(e, 14) ^ ror64(e, 18) ^ ror64(e, 41)) + ((e & f) ^ (~e & g)) + k512[i] + w[i];
+		uint64_t t2 = (ror64(a, 28) ^ ror64(a, 34) ^ ror64(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
 
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + t2;
+		h = g;
+		g = f;
+		f = e;
+		e = d + t1;
+		d = c;
+		c = b;
+		b = a;
+		a = t1 + t2;
 	}
-	for (i = 0; i < 8; i++)
-		h[i] += v[i];
+	H[0] += a;
+	H[1] += b;
+	H[2] += c;
+	H[3] += d;
+	H[4] += e;
+	H[5] += f;
+	H[6] += g;
+	H[7] += h;
 }
 
 /* FIPS 180-4, 5.3.5: the initial hash value. */
@@ -199,8 +207,9 @@ static void fe_sub(fe o, const fe a, const fe b)
 	carry(o, t);
 }
 
-/* o = a * b: limb products below 2^33, 16 of them to a column, the upper
- * 15 columns folded into the lower ones times 38: below 2^42. */
+/* o = a * b: limb products below 2^32.01; column i (0-15) gets i + 1 of
+ * them, and 38 times the 15 - i of column i + 16: below 571 * 2^32.01,
+ * under 2^42. */
 static void fe_mul(fe o, const fe a, const fe b)
 {
 	uint64_t t[31] = { 0 };
