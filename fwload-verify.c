@@ -708,7 +708,7 @@ static int key_line(int i)
 /* FILE checked against FILE.sig (steps 2-6 above): the exit status. */
 static int verify(const char *file, int copy)
 {
-	static char sigpath[PATH_MAX], buf[16384];  /* minisign's trusted comment: 8 KiB */
+	static char sigpath[PATH_MAX], buf[16384 + 1];  /* 16 KiB at most (minisign's trusted comment: 8 KiB) */
 	uint8_t sig[74], *data = MAP_FAILED;
 	const char *rest;
 	size_t len = strlen(file), size = 0;
