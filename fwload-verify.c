@@ -3,7 +3,7 @@
  * fwload-verify - check a file's detached Ed25519 signature, in signify's
  * format (OpenBSD signify, OpenWrt usign, minisign -l).
  *
- *   fwload-verify [-k KEYDIR] [-c] FILE
+ *   fwload-verify [-k KEYDIR] [-c [-v]] FILE
  *   fwload-verify -l [-k KEYDIR]
  *
  *   1. every *.pub in KEYDIR (/etc/fwload/keys): the directory and each key
@@ -17,12 +17,15 @@
  *   5. Ed25519 (RFC 8032 5.1.7, cofactorless: S < L, R compared byte for
  *      byte with the encoding of [S]B - [k]A) over those bytes       -> 1
  *   6. "KEYNUM PATH" on stdout; with -c, the very bytes verified instead,
- *      so that a caller (fwload's COMMAND slot) uses what was checked
+ *      so that a caller (fwload's COMMAND slot, the agent's copy of a
+ *      signed manifest) uses what was checked; -c -v: "KEYNUM PATH" on
+ *      stderr first (one read of FILE gives the caller both)
  *
  * Exit status: 0 valid, 1 bad signature, 2 no signature or a malformed
  * one, 3 no key of its number, 4 key directory or a key refused, 100 usage
  * (--help and --version too: in fwload's COMMAND slot 0 would commit their
- * text), 111 system error. One line on stderr for every status but 0.
+ * text), 111 system error. One line on stderr for every status but 0 (and
+ * for 0 with -v, the key's).
  */
 #define _GNU_SOURCE
 #define _FILE_OFFSET_BITS 64
@@ -37,12 +40,12 @@ enum { BAD_SIG = 1, NO_SIG = 2, NO_KEY = 3, BAD_KEYS = 4 };
 enum { FILE_MAX = 16 << 20, KEYS_MAX = 64, COMMENT_MAX = 1024 };
 
 static const char usage_text[] =
-	"usage: fwload-verify [-k KEYDIR] [-c] FILE\n"
+	"usage: fwload-verify [-k KEYDIR] [-c [-v]] FILE\n"
 	"       fwload-verify -l [-k KEYDIR]\n"
 	"       fwload-verify --help | --version\n"
 	"Checks FILE against its signify signature FILE.sig with the key of KEYDIR\n"
 	"(" FWLOAD_KEYDIR ") it names; prints \"KEYNUM PATH\", or with -c the bytes\n"
-	"verified. -l lists the keys.\n";
+	"verified (-v: \"KEYNUM PATH\" on stderr first). -l lists the keys.\n";
 
 #define say(...) say_as("fwload-verify", __VA_ARGS__)
 
@@ -690,20 +693,21 @@ close_dir:
 	return ret;
 }
 
-/* "KEYNUM PATH" on stdout for key i: 0, or -1 (errno). */
-static int key_line(int i)
+/* "KEYNUM PATH" on fd for key i: 0, or -1 (errno). */
+static int key_line(int fd, int i)
 {
 	struct line l = { .len = 0 };
 	char num[17];
 
 	hex(num, keys[i].num);
 	line_fmt(&l, "%s %q%s%q\n", num, keydir, sep, keys[i].name);
-	return write_all(1, l.buf, l.len);
+	return write_all(fd, l.buf, l.len);
 }
 
 /* --- One file --- */
 
-/* FILE checked against FILE.sig (steps 2-6 above): the exit status. */
+/* FILE checked against FILE.sig (steps 2-6 above): the exit status. copy:
+ * the bytes on stdout (-c), after the key's line on stderr when 2 (-v). */
 static int verify(const char *file, int copy)
 {
 	static char sigpath[PATH_MAX], buf[16384 + 1];  /* 16 KiB at most (minisign's trusted comment: 8 KiB) */
@@ -773,7 +777,9 @@ static int verify(const char *file, int copy)
 	if (ed25519_verify(sig + 10, keys[i].pk, data, (size_t)n) < 0) {
 		say("%q: bad signature (key %s, %q%s%q)", file, num, keydir, sep, keys[i].name);
 		ret = BAD_SIG;
-	} else if (copy ? write_all(1, data, (size_t)n) < 0 : key_line(i) < 0) {
+	} else if (copy == 2 && key_line(2, i) < 0) {
+		ret = EX_SYSTEM;  /* stderr gone: nothing to say it on */
+	} else if (copy ? write_all(1, data, (size_t)n) < 0 : key_line(1, i) < 0) {
 		say("cannot write to standard output%e", errno);
 	} else {
 		ret = 0;
@@ -790,23 +796,25 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .argc = argc, .i = 1, .argv = argv, .p = NULL };
 	const char *val = NULL;
-	int c, copy = 0, list = 0;
+	int c, copy = 0, list = 0, verbose = 0;
 
 	if (sanitize_fds() < 0)
 		return EX_SYSTEM;
 	/* For people; status 100, so that no caller can take it for an image. */
 	help_version(argc, argv, usage_text, "fwload-verify " FWLOAD_VERSION "\n", EX_USAGE);
 	keydir = FWLOAD_KEYDIR;
-	while ((c = opt_next(&o, "ck:l", &val)) != -1 && c != '?' && c != ':') {
+	while ((c = opt_next(&o, "ck:lv", &val)) != -1 && c != '?' && c != ':') {
 		if (c == 'c')
 			copy = 1;
 		else if (c == 'l')
 			list = 1;
+		else if (c == 'v')
+			verbose = 1;
 		else
 			keydir = val;
 	}
-	if (c != -1 || (list ? copy || o.i != argc : o.i != argc - 1) || !*keydir) {
-		say("usage: fwload-verify [-k KEYDIR] [-c] FILE | -l [-k KEYDIR] (--help says more)");
+	if (c != -1 || (list ? copy || o.i != argc : o.i != argc - 1) || (verbose && !copy) || !*keydir) {
+		say("usage: fwload-verify [-k KEYDIR] [-c [-v]] FILE | -l [-k KEYDIR] (--help says more)");
 		return EX_USAGE;
 	}
 	sep = keydir[strlen(keydir) - 1] == '/' ? "" : "/";
@@ -814,9 +822,9 @@ int main(int argc, char **argv)
 	if (keys_load() < 0)
 		return BAD_KEYS;
 	if (!list)
-		return verify(argv[o.i], copy);
+		return verify(argv[o.i], copy + verbose);
 	for (int i = 0; i < nkeys; i++)
-		if (key_line(i) < 0) {
+		if (key_line(1, i) < 0) {
 			say("cannot write to standard output%e", errno);
 			return EX_SYSTEM;
 		}
