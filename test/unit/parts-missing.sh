@@ -13,7 +13,7 @@
 
 own_libexec
 rm -f "$LIBEXEC/fwload-extract" "$LIBEXEC/fwload-keep" "$LIBEXEC/fwload-runas" \
-	"$LIBEXEC/fwload-sha256" "$LIBEXEC/fwloadctl-upload.sh"
+	"$LIBEXEC/fwload-sha256" "$LIBEXEC/fwload-verify" "$LIBEXEC/fwloadctl-upload.sh"
 R=$T/root
 mkdir -p "$R/lib/firmware"
 mkimage "$T/art.img" 4096
@@ -102,5 +102,5 @@ file_is "$T/proc/sys/kernel/hotplug" /old-helper
 rm -f "$LIBEXEC/fwload-keep"
 ctl_ status
 status_is 0
-grep -qx "parts:    not installed: hotplugd, upload, extract=, run=, user=, MANIFEST= (refused where asked for)" "$T/stdout" ||
+grep -qx "parts:    not installed: hotplugd, upload, extract=, run=, user=, MANIFEST=, SIGNED= (refused where asked for)" "$T/stdout" ||
 	fail "status: $(cat "$T/stdout")"
