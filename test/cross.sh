@@ -26,7 +26,7 @@ libexec_progs=$(make -s -C "$repo" print-LIBEXEC_PROGS)
 libexec_libs=$(make -s -C "$repo" print-LIBEXEC_SCRIPTS print-LIBEXEC_LIBS)
 [ $# -gt 0 ] || set -- armhf arm64 riscv64
 c_cases='fwload-* fault-* hotplugd-* extract-* verify-* fds-closed help-version config-cache config-stale
-agent-compressed agent-manifest agent-actions agent-hold agent-fwload-status'
+agent-compressed agent-manifest agent-signed agent-actions agent-hold agent-fwload-status'
 # Cases whose subject qemu-user cannot emulate, left to the unit layer's
 # native run: hotplugd-subreaper (qemu passes PR_SET_CHILD_SUBREAPER on as
 # EINVAL, so what a child leaves goes to init); verify-diff (fwload-verify's
