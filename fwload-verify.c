@@ -6,9 +6,10 @@
  *   fwload-verify [-k KEYDIR] [-c [-v]] FILE
  *   fwload-verify -l [-k KEYDIR]
  *
- *   1. every *.pub in KEYDIR (/etc/fwload/keys): the directory and each key
- *      root's and writable by nobody else, each key well formed, a point of
- *      large order, its key number its own; else no key is trusted  -> 4
+ *   1. every *.pub in KEYDIR (SYSCONFDIR/fwload/keys): the directory and
+ *      each key root's alone (util.h's ours_alone()), each key well formed,
+ *      a point of large order, its key number its own; else no key is
+ *      trusted                                                       -> 4
  *   2. FILE.sig: "untrusted comment: ...", then the base64 of "Ed", the
  *      key number and the 64-byte signature (then minisign's two trusted
  *      lines, whose content is not read)                           -> 2
