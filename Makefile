@@ -54,6 +54,7 @@ VERSION := $(or $(shell cat VERSION 2>/dev/null),unknown)
 #   WITH_EXTRACT    extract= rules (fwload-extract)
 #   WITH_RUN        run= and user= rules (fwload-keep, fwload-runas)
 #   WITH_MANIFEST   MANIFEST= (fwload-sha256)
+#   WITH_VERIFY     SIGNED=, a signed manifest (fwload-verify)
 # The rest is the chain itself, always there: hotplug, firmware.agent and
 # fwload-lib.sh, fwload, and the agent's helpers fwload-stamp (the cache's
 # check), fwload-log (its log lines) and fwload-pending (a request's key).
@@ -63,17 +64,19 @@ WITH_UPLOAD    ?= yes
 WITH_EXTRACT   ?= yes
 WITH_RUN       ?= yes
 WITH_MANIFEST  ?= yes
-PARTS = HOTPLUGD FWLOADCTL UPLOAD EXTRACT RUN MANIFEST
+WITH_VERIFY    ?= yes
+PARTS = HOTPLUGD FWLOADCTL UPLOAD EXTRACT RUN MANIFEST VERIFY
 $(foreach p,$(PARTS),$(if $(filter-out yes no,$(WITH_$(p))),\
 	$(error WITH_$(p)=$(WITH_$(p)): yes or no)))
 $(if $(filter yes,$(WITH_UPLOAD)),$(if $(filter no,$(WITH_FWLOADCTL)),\
 	$(error WITH_UPLOAD=yes needs WITH_FWLOADCTL=yes: upload is a command of fwloadctl)))
 with = $(if $(filter yes,$(WITH_$(1))),$(2))
 
-C_PROGS         = fwload fwload-sha256 fwload-extract fwload-runas fwload-stamp fwload-pending fwload-log fwload-keep hotplugd
+C_PROGS         = fwload fwload-sha256 fwload-extract fwload-runas fwload-verify fwload-stamp fwload-pending fwload-log fwload-keep hotplugd
 SBIN_PROGS      = fwload $(call with,HOTPLUGD,hotplugd)
 LIBEXEC_PROGS   = fwload-stamp fwload-pending fwload-log $(call with,MANIFEST,fwload-sha256) \
-	$(call with,EXTRACT,fwload-extract) $(call with,RUN,fwload-runas fwload-keep)
+	$(call with,EXTRACT,fwload-extract) $(call with,RUN,fwload-runas fwload-keep) \
+	$(call with,VERIFY,fwload-verify)
 BIN_PROGS       =
 SBIN_SCRIPTS    = hotplug $(call with,FWLOADCTL,fwloadctl)
 LIBEXEC_SCRIPTS = firmware.agent
@@ -113,7 +116,7 @@ SHELLS  ?= dash busybox
 
 CHECK_BIN = $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/kernel/fwtrigger test/kernel/lockhold \
 	test/kernel/xsave-size \
-	test/nlsend test/hotplugd-filter test/hotplugd-standin test/ptyrun
+	test/nlsend test/hotplugd-filter test/hotplugd-standin test/ptyrun test/verify-diff
 FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
@@ -177,6 +180,10 @@ test/kernel/lockhold: test/kernel/lockhold.c
 test/hotplugd-filter: test/hotplugd-filter.c hotplugd.c $(HEADERS)
 	$(CC) $(WARN) -O2 -o $@ test/hotplugd-filter.c
 
+# fwload-verify's Ed25519 and SHA-512 against OpenSSL's (libssl-dev).
+test/verify-diff: test/verify-diff.c fwload-verify.c $(HEADERS)
+	$(CC) $(WARN) $(PATHS) -O2 -o $@ test/verify-diff.c -lcrypto
+
 test/nlsend: test/nlsend.c
 	$(CC) $(WARN) -O2 -static -o $@ test/nlsend.c
 
@@ -199,7 +206,7 @@ check:
 check-fast:
 	sh test/deps.sh fast
 	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/nlsend \
-		test/hotplugd-filter test/kernel/lockhold test/hotplugd-standin test/ptyrun
+		test/hotplugd-filter test/kernel/lockhold test/hotplugd-standin test/ptyrun test/verify-diff
 	SHELLS="$(SHELLS)" sh test/run-unit
 
 check-cross:
@@ -265,7 +272,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c $(HEADERS)
 
 shellcheck:
 	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh fwloadctl-upload.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
-		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/unit/upload-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
+		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/unit/upload-lib test/unit/verify-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/kernel/demo-init test/stock/run test/stock/init test/stock/udev-init test/stock/kernel.sh test/stock/lib.sh \
 		test/boot/run test/boot/guest-lib test/boot/coldplug test/boot/trigger-pre test/boot/requests test/boot/wait-held \
@@ -294,6 +301,7 @@ MANSUBST = sed -e 's|/lib/fwload/|$(LIBEXECDIR)/|g' \
 	    -e 's|/sbin/hotplug|$(SBINDIR)/hotplug|g' \
 	    -e 's|/etc/hotplug\.d|$(HOTPLUGDIR)|g' \
 	    -e 's|/etc/fwload\.|$(SYSCONFDIR)/fwload.|g' \
+	    -e 's|/etc/fwload/keys|$(SYSCONFDIR)/fwload/keys|g' \
 	    -e 's|/run/fwload|$(RUNDIR)|g'
 
 # $(call install_progs,LIST,DIR) and $(call install_scripts,LIST,DIR):
@@ -366,6 +374,7 @@ uninstall: override WITH_UPLOAD = yes
 uninstall: override WITH_EXTRACT = yes
 uninstall: override WITH_RUN = yes
 uninstall: override WITH_MANIFEST = yes
+uninstall: override WITH_VERIFY = yes
 uninstall:
 	@if [ -z "$(DESTDIR)" ] && [ "$(FORCE)" != 1 ] && { [ -e "$(RUNDIR)/setup.state" ] || \
 		[ "$$(cat /proc/sys/kernel/hotplug 2>/dev/null)" -ef "$(SBINDIR)/hotplug" ]; }; then \

@@ -13,7 +13,8 @@
 # fwload-stamp -K STAMP whether what it read is still fresh before it acts
 # on a decision made from the cache. fwloadctl sources this file to read
 # the same settings.
-# find_sum looks the image up in the SHA-256 manifest (MANIFEST= only).
+# find_sum looks the image up in the SHA-256 manifest (MANIFEST= only);
+# with SIGNED=yes in the bytes fwload-verify vouched for (conf_signed).
 #
 # The caller sets: conf (fwload.conf), fwload, procfs, sysfs, nl (a
 # newline), dry (non-empty: report on stderr only, write no cache),
@@ -52,6 +53,7 @@ bad() {
 conf_build() {
 	fw_root='' fw_path='' log=kmsg compressed=no rules_file=${conf%/*}/fwload.rules
 	manifest='' unlisted=load missing_dir='' max_size='' deadline=''
+	signed=no keys=${conf%/*}/fwload/keys
 	timeout='' force_fallback=yes source=auto hold=0
 	warned='' conf_broken='' keep=1 stamp='' tmp='' unsafe=''
 	rules_default=$rules_file
@@ -66,6 +68,7 @@ conf_build() {
 		tmp=$cache.$$
 	fi
 	conf_files
+	conf_signed
 	conf_system
 	conf_define
 	conf_warn
@@ -91,12 +94,13 @@ conf_files() {
 	# RULES= elsewhere, the manifest and MISSING_DIR (read or written on
 	# every event: their identity in the stamp, a change to one a change of
 	# the configuration).
+	# (A signed manifest: conf_signed.)
 	set --
 	[ -z "${with_rules-}" ] || [ "$rules_file" = "$rules_default" ] || set -- "$rules_file"
-	[ -z "$manifest" ] || set -- "$@" "$manifest"
+	[ -z "$manifest" ] || [ "$signed" = yes ] || set -- "$@" "$manifest"
 	[ -z "$missing_dir" ] || set -- "$@" "$missing_dir"
 	[ $# = 0 ] || inputs "$@"
-	if [ -n "$manifest" ] && refused "$manifest" "not read: every request is cancelled until it is"; then
+	if [ -n "$manifest" ] && [ "$signed" != yes ] && refused "$manifest" "not read: every request is cancelled until it is"; then
 		conf_broken="$manifest is $refused_why: not read"
 	fi
 	if [ -n "$missing_dir" ] && refused "$missing_dir" "MISSING_DIR refused: no list of missing firmware until it is"; then
@@ -115,6 +119,42 @@ conf_files() {
 			conf_broken="cannot read $rules_file"
 		fi
 	fi
+}
+
+# conf_signed: SIGNED=yes: the manifest counts only as fwload-verify finds
+# it, signed by a key of KEYS. Their identities go into the stamp first,
+# the key directory's before its keys are listed, with fwload-stamp -N:
+# others may write the manifest and its .sig (the signature vouches for
+# them: that is the point), and fwload-verify judges the keys. One run
+# (-c -v) gives the key ($signed_key, "KEYNUM PATH") and the very bytes
+# it verified ($signed_text), or why not ($signed_why, fwload-verify's
+# line: no cache on a system error). The manifest file is never read again
+# for a decision: find_sum reads $signed_text in this process, and an
+# event from the cache the copy cache_write made of those bytes
+# ($signed_copy: root's, in the run directory of root's alone where the
+# cache is, so that what was verified is what is read, whoever writes the
+# manifest's partition meanwhile). Without a cache every event verifies
+# again.
+conf_signed() {
+	unset signed_text
+	signed_copy='' signed_key='' signed_why=''
+	{ [ "$signed" = yes ] && [ -n "$manifest" ] && [ -x "$libexec/fwload-verify" ]; } || return 0
+	inputs -N "$manifest" "$manifest.sig" "$keys"
+	set -- "$keys"/*.pub
+	{ [ ! -e "$1" ] && [ ! -L "$1" ]; } || inputs -N "$@"
+	_v=$("$libexec/fwload-verify" -v -k "$keys" -c "$manifest" 2>&1)
+	case $? in
+	0)
+		signed_key=${_v%%"$nl"*} signed_text=''
+		case $_v in *"$nl"*) signed_text=${_v#*"$nl"} ;; esac
+		[ -z "$tmp" ] || signed_copy=$rundir/signed.$$
+		;;
+	1 | 2 | 3 | 4) signed_why="SIGNED=yes: the manifest is not vouched for: ${_v#fwload-verify: }; every image refused" ;;
+	*)
+		signed_why="SIGNED=yes: the manifest could not be checked: ${_v#fwload-verify: }; every image refused"
+		keep=''
+		;;
+	esac
 }
 
 # conf_system: the kernel release (for the search order: a run directory
@@ -145,7 +185,7 @@ conf_system() {
 conf_define() {
 	conf_file=$conf cache_sysfs=$sysfs text=
 	for v in conf_file cache_sysfs release dt_model dt_compatible fw_root fw_path log compressed rules_file manifest unlisted missing_dir max_size deadline \
-		timeout force_fallback source hold conf_broken; do
+		timeout force_fallback source hold conf_broken signed keys signed_copy signed_key signed_why; do
 		eval "q \"\$$v\""
 		text="$text$v=$q$nl"
 	done
@@ -238,22 +278,50 @@ inputs() {
 }
 
 # cache_write: the cache, from $stamp and $text, when every input was
-# read whole and none is too new; renamed into place complete. Otherwise
-# the old cache goes too (it cannot be fresh): the next event reads the
-# files.
+# read whole and none is too new; renamed into place complete, after the
+# copy of a signed manifest it names (then the copies of older caches go).
+# Otherwise the old cache goes too (it cannot be fresh): the next event
+# reads the files.
 cache_write() {
 	[ -n "$tmp" ] || return 0
 	q "$stamp"
 	_qs=$q
 	q "$warned"
-	if [ -n "$keep" ] && [ -n "$stamp" ] && [ -z "$conf_broken" ] &&
+	if [ -n "$keep" ] && [ -n "$stamp" ] && [ -z "$conf_broken" ] && signed_save &&
 		printf '%s\n' "$stamp" \
 			"# Made by firmware.agent from fwload.conf and the rules file; fwload-stamp checks the line above." \
 			"c_fmt=$cache_fmt" "c_stamp=$_qs" "c_warned=$q" "$text" "fwload_cache_end=1" 2>/dev/null >"$tmp" &&
 		mv -f "$tmp" "$cache" 2>/dev/null; then
+		for _f in "$rundir"/signed.*; do
+			[ "$_f" = "$signed_copy" ] || rm -f "$_f" 2>/dev/null
+		done
 		return 0
 	fi
-	rm -f "$tmp" "$cache" 2>/dev/null
+	rm -f "$tmp" "$cache" ${signed_copy:+"$signed_copy"} 2>/dev/null
+}
+
+# signed_save: the copy of the verified manifest, $signed_copy, when there
+# is one to make: a new file (noclobber), the bytes of $signed_text.
+signed_save() {
+	[ -z "$signed_copy" ] || { tmp_new "$signed_copy" && printf '%s\n' "$signed_text" 2>/dev/null >"$signed_copy"; }
+}
+
+# signed_refused: with SIGNED=yes, true when no image may be checked
+# against the manifest: $refuse_note says why (the request's one line),
+# $refuse_st the status (2 refused, 111 a part not installed). False when
+# the manifest is vouched for ($signed_key).
+signed_refused() {
+	refuse_st=2
+	if [ -z "$manifest" ]; then
+		refuse_note="SIGNED=yes, but no MANIFEST= to vouch for: every image refused"
+	elif [ ! -x "$libexec/fwload-verify" ]; then
+		refuse_note="SIGNED=yes needs $libexec/fwload-verify, not installed (the VERIFY part of fwload): every image refused"
+		refuse_st=111
+	elif [ -n "$signed_why" ]; then
+		refuse_note=$signed_why
+	else
+		return 1
+	fi
 }
 
 # The helpers of rules(), as text for the cache, one line each.
@@ -426,11 +494,13 @@ conf_set() {
 	FIRMWARE_ROOT) absolute fw_root ;;
 	MISSING_DIR) absolute missing_dir ;;
 	FIRMWARE_PATH) absolute_dirs ;;
-	RULES | MANIFEST)
+	RULES | MANIFEST | KEYS)
 		# never relative: the working directory is whatever the
 		# caller's (fwloadctl run from any directory)
-		case $v in
-		/*) if [ "$k" = RULES ]; then rules_file=$v; else manifest=$v; fi ;;
+		case $k:$v in
+		RULES:/*) rules_file=$v ;;
+		MANIFEST:/*) manifest=$v ;;
+		KEYS:/*) keys=$v ;;
 		*)
 			bad "$k wants an absolute path, not '$v'; every request is cancelled until it is one"
 			conf_broken="$k=$v is not an absolute path"
@@ -440,6 +510,10 @@ conf_set() {
 	UNLISTED)
 		one_of unlisted "load refuse" ||
 			{ unlisted=refuse && bad "UNLISTED wants load or refuse, not '$v'; refuse used"; }
+		;;
+	SIGNED)
+		one_of signed "yes no" ||
+			{ signed=yes && bad "SIGNED wants yes or no, not '$v'; yes used"; }
 		;;
 	COMPRESSED)
 		one_of compressed "yes no" || bad "COMPRESSED wants yes or no; ignored"
@@ -768,25 +842,34 @@ part_missing() {
 # "HEX  NAME" (text mode) or "HEX *NAME" (binary mode), NAME maybe
 # "./NAME"; a line starting with '\' has "\\" for each backslash in NAME.
 # grep picks the candidate lines: one program, not the shell's
-# byte-at-a-time read of a list of thousands of files.
+# byte-at-a-time read of a list of thousands of files. With SIGNED=yes the
+# lines are those fwload-verify vouched for (conf_signed): $signed_text
+# when this process verified them, else the copy $signed_copy; its
+# absence (removed by a newer cache's maker) sets $sum_gone: the decision
+# is made again from the files.
 find_sum() {
-	sum='' sum_why='' sum_bad='' lines=''
+	sum='' sum_why='' sum_bad='' sum_gone='' lines=''
 	bs="\\"
 	esc=$name
 	case $name in *"$bs"*) esc=$(printf '%s\n' "$name" | sed 's/\\/\\\\/g') ;; esac
-	if [ -f "$manifest" ] && [ -r "$manifest" ]; then
-		lines=$(LC_ALL=C grep -F -e "  $name" -e " *$name" -e "  ./$name" -e " *./$name" \
-			-e "  $esc" -e " *$esc" -e "  ./$esc" -e " *./$esc" -- "$manifest" 2>/dev/null)
+	_src=$manifest
+	[ "$signed" != yes ] || _src=$signed_copy
+	if [ "$signed" = yes ] && [ -n "${signed_text+1}" ]; then
+		lines=$(printf '%s\n' "$signed_text" | sum_lines -)
+		[ $? -le 1 ] || lines=$signed_text
+	elif [ -f "$_src" ] && [ -r "$_src" ]; then
+		lines=$(sum_lines "$_src")
 		_st=$?
 		if [ "$_st" -gt 1 ]; then
 			# No grep that works (early boot): every line, read by the shell.
 			lines=''
 			while IFS= read -r _l || [ -n "$_l" ]; do
 				lines="$lines$_l$nl"
-			done <"$manifest" || sum_why="cannot read the manifest $manifest"
+			done <"$_src" || sum_why="cannot read the manifest $_src"
 		fi
 	else
-		sum_why="cannot read the manifest $manifest"
+		sum_why="cannot read the manifest $_src"
+		[ "$signed" != yes ] || sum_gone=1
 	fi
 	_ifs=$IFS
 	IFS=$nl
@@ -811,6 +894,13 @@ find_sum() {
 	set +f
 	IFS=$_ifs
 	[ -z "$sum_bad" ] || sum=''
+}
+
+# sum_lines FILE: the lines of FILE ("-": standard input) that may list
+# $name ($esc): grep's status.
+sum_lines() {
+	LC_ALL=C grep -F -e "  $name" -e " *$name" -e "  ./$name" -e " *./$name" \
+		-e "  $esc" -e " *$esc" -e "  ./$esc" -e " *./$esc" -- "$1" 2>/dev/null
 }
 
 # hold_key: $hold_file, the hold record of the request at $DEVPATH:

@@ -3,7 +3,7 @@
  * fwload-stamp - the configuration's stamp: which files a decision was
  * made from, and whether they are still what they were.
  *
- *   fwload-stamp [-R REF] [-W] PATH...   the stamp line on stdout
+ *   fwload-stamp [-R REF] [-W] [-N] PATH...   the stamp line on stdout
  *   fwload-stamp -K CACHE|STAMP          is it fresh, and may it be run?
  *
  * A stamp is "# fwload-cache 1" and, for each PATH, " ENC ID": the path
@@ -14,7 +14,10 @@
  * cache on an event: a cache that is not root's alone, in a run directory
  * that is not, or whose inputs changed, is never run. A file or directory
  * among PATH... that is not root's alone is named (its content is not to
- * be believed); -W says whether a regular file is still being written.
+ * be believed), unless -N says that something else vouches for them (a
+ * signed manifest and its signature: the signature's check, fwload-verify,
+ * judges the keys too); -W says whether a regular file is still being
+ * written.
  *
  * Exit status: 0 fresh (-K) or stamped; 4 a PATH not root's alone, or
  * (-K) CACHE's directory not ours alone; 5 (-W) a PATH open for writing in
@@ -29,13 +32,13 @@
 enum { UNSAFE = 4, BUSY = 5, CHANGED = 7 };
 
 static const char usage_text[] =
-	"usage: fwload-stamp [-R REF] [-W] PATH...\n"
+	"usage: fwload-stamp [-R REF] [-W] [-N] PATH...\n"
 	"       fwload-stamp [-v] -K CACHE|STAMP\n"
 	"       fwload-stamp --help | --version\n"
 	"The stamp of a configuration's inputs on stdout; -K: is CACHE (or STAMP) fresh,\n"
 	"CACHE root's alone in a directory of root's alone? 0 yes, 7 stale, 4 its\n"
-	"directory not ours alone. 4: a PATH not root's alone; -W 5: a PATH being\n"
-	"written; -R 7: a PATH changed after REF.\n";
+	"directory not ours alone. 4: a PATH not root's alone (-N: not asked); -W 5: a\n"
+	"PATH being written; -R 7: a PATH changed after REF.\n";
 
 #define say(...) say_as("fwload-stamp", __VA_ARGS__)
 
@@ -248,9 +251,11 @@ static int being_written(const struct stat *st)
 }
 
 /*
- * [-R REF] [-W] PATH...: the stamp line on stdout. UNSAFE (4) when a regular
+ * [-R REF] [-W] [-N] PATH...: the stamp line on stdout. UNSAFE (4) when a regular
  * file or a directory among PATH... is not root's alone (ours_alone(): its
- * content is not to be believed), one line on stderr for each. REF, a file the caller
+ * content is not to be believed), one line on stderr for each; with anyone
+ * (-N) not asked: their content is vouched for otherwise, and 7 must not
+ * hide behind a 4 the caller expects. REF, a file the caller
  * made before it read any PATH: else CHANGED (7) when a regular file among
  * them may change again unseen (same size, same times), its change time
  * not before REF's, or, where times have no sub-second part (ext4 with
@@ -259,7 +264,7 @@ static int being_written(const struct stat *st)
  * BUSY (5), before 7, when a regular file among them is open for writing
  * in a process (being_written()): still being written.
  */
-static int print_stamp(char *const *paths, int n, const char *reffile, int writers)
+static int print_stamp(char *const *paths, int n, const char *reffile, int writers, int anyone)
 {
 	struct stat ref, st;
 	int fd = reffile ? open_ours(reffile) : -1, recent = reffile && (fd < 0 || fstat(fd, &ref) < 0), unsafe = 0;
@@ -273,7 +278,7 @@ static int print_stamp(char *const *paths, int n, const char *reffile, int write
 
 		if (st_path(paths[i], &st) < 0 || !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode)))
 			continue;
-		if (!ours_alone(&st)) {
+		if (!anyone && !ours_alone(&st)) {
 			say("not root's alone (owner %u, mode %o): %q", (long long)st.st_uid, (long long)(st.st_mode & 07777),
 			    paths[i]);
 			unsafe = 1;
@@ -298,29 +303,29 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .argc = argc, .argv = argv, .i = 1 };
 	const char *val = NULL, *cache = NULL, *ref = NULL, *why;
-	int c, writers = 0, verbose = 0;
+	int c, writers = 0, verbose = 0, anyone = 0;
 
 	if (sanitize_fds() < 0)
 		return EX_SYSTEM;
 	help_version(argc, argv, usage_text, "fwload-stamp " FWLOAD_VERSION "\n", 0);
-	while ((c = opt_next(&o, "vWK:R:", &val)) != -1) {
+	while ((c = opt_next(&o, "vWNK:R:", &val)) != -1) {
 		if (c == '?' || c == ':') {
 			say(c == '?' ? "unknown option" : "option wants a value");
 			(void)write_all(2, usage_text, sizeof(usage_text) - 1);
 			return EX_USAGE;
 		}
-		if (c == 'v' || c == 'W')
-			*(c == 'v' ? &verbose : &writers) = 1;
+		if (c == 'v' || c == 'W' || c == 'N')
+			*(c == 'v' ? &verbose : c == 'W' ? &writers : &anyone) = 1;
 		else
 			*(c == 'K' ? &cache : &ref) = val;
 	}
-	if (cache ? o.i != argc || ref || writers : o.i == argc) {
+	if (cache ? o.i != argc || ref || writers || anyone : o.i == argc) {
 		say(cache ? "-K takes CACHE or STAMP alone" : "want PATH...");
 		(void)write_all(2, usage_text, sizeof(usage_text) - 1);
 		return EX_USAGE;
 	}
 	if (!cache)
-		return print_stamp(argv + o.i, argc - o.i, ref, writers);
+		return print_stamp(argv + o.i, argc - o.i, ref, writers, anyone);
 	if ((c = cache_fresh(cache, &why)) == 0)
 		return 0;
 	if (verbose && strncmp(cache, magic, sizeof(magic) - 1) == 0)

@@ -362,8 +362,9 @@ up_options() {
 # up_image IMAGE: $image (absolute), checked as a request's would be, on an
 # idle device: NAME.zst and NAME.xz decompressed ($unpack), the digest
 # (--sha256, else the manifest's, fail-closed: $sum, $sum_note) checked by
-# fwload-sha256 in fwload's COMMAND slot; $total, its size (0: not known
-# before decompression).
+# fwload-sha256 in fwload's COMMAND slot; with SIGNED=yes the manifest's
+# alone, and only while fwload-verify vouches for it, as for a request
+# (signed_refused); $total, its size (0: not known before decompression).
 up_image() {
 	image=$1
 	case $image in /*) ;; *) image=$PWD/$image ;; esac
@@ -384,6 +385,11 @@ up_image() {
 	find_unpacker "$sfx"
 	IFS=$_ifs
 	[ -z "$unpack_why" ] || up_refuse 2 "$image: $unpack_why; nothing written"
+	if [ "$signed" = yes ]; then
+		[ -z "$digest" ] ||
+			up_refuse 2 "$image: --sha256 with SIGNED=yes: the signed manifest is the one source of digests; nothing written"
+		! signed_refused || up_refuse "$refuse_st" "$image: $refuse_note; nothing written"
+	fi
 	if [ -n "$digest" ]; then
 		sum=$digest
 	elif [ -n "$manifest" ]; then

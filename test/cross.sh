@@ -25,12 +25,13 @@ progs=$(make -s -C "$repo" print-C_PROGS)
 libexec_progs=$(make -s -C "$repo" print-LIBEXEC_PROGS)
 libexec_libs=$(make -s -C "$repo" print-LIBEXEC_SCRIPTS print-LIBEXEC_LIBS)
 [ $# -gt 0 ] || set -- armhf arm64 riscv64
-c_cases='fwload-* fault-* hotplugd-* extract-* fds-closed help-version config-cache config-stale
-agent-compressed agent-manifest agent-actions agent-hold agent-fwload-status'
+c_cases='fwload-* fault-* hotplugd-* extract-* verify-* fds-closed help-version config-cache config-stale
+agent-compressed agent-manifest agent-signed agent-actions agent-hold agent-fwload-status'
 # Cases whose subject qemu-user cannot emulate, left to the unit layer's
 # native run: hotplugd-subreaper (qemu passes PR_SET_CHILD_SUBREAPER on as
-# EINVAL, so what a child leaves goes to init).
-native_only='hotplugd-subreaper'
+# EINVAL, so what a child leaves goes to init); verify-diff (fwload-verify's
+# code built for the host, against the host's libcrypto).
+native_only='hotplugd-subreaper verify-diff'
 work=$(mktemp -d "${TMPDIR:-/tmp}/fwload-cross.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 chmod 755 "$work"  # hotplugd-usage runs the wrappers as nobody too

@@ -10,8 +10,9 @@
 # with dpkg-deb; nothing for arm64 is installed.
 set -eu
 what=${1:-all}
-fast='gcc make libc6-dev dash busybox-static shellcheck zstd xz-utils strace mksh yash util-linux e2fsprogs'
-kernel='linux-source-6.12 build-essential flex bison bc patch busybox-static xz-utils zstd cpio'
+fast='gcc make libc6-dev dash busybox-static shellcheck zstd xz-utils strace mksh yash util-linux e2fsprogs
+signify-openbsd minisign libssl-dev openssl'
+kernel='linux-source-6.12 build-essential flex bison bc patch busybox-static xz-utils zstd cpio signify-openbsd'
 fuzz='clang libclang-rt-14-dev dash busybox-static'
 cross='gcc-arm-linux-gnueabihf gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
 libc6-dev-armhf-cross libc6-dev-arm64-cross libc6-dev-riscv64-cross qemu-user file dash'

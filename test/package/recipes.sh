@@ -121,13 +121,16 @@ brwith() {
 # shellcheck disable=SC2046 # one symbol a word
 set -- $(sed -n 's/^config \(BR2_PACKAGE_FWLOAD_[A-Z_]*\)$/\1/p' "$c/buildroot/package/fwload/Config.in")
 l "Buildroot sub-options" "$*" "BR2_PACKAGE_FWLOAD_FWLOADCTL BR2_PACKAGE_FWLOAD_UPLOAD BR2_PACKAGE_FWLOAD_EXTRACT \
-BR2_PACKAGE_FWLOAD_RUN BR2_PACKAGE_FWLOAD_MANIFEST BR2_PACKAGE_FWLOAD_SOURCE_HOTPLUGD BR2_PACKAGE_FWLOAD_SOURCE_HELPER"
+BR2_PACKAGE_FWLOAD_RUN BR2_PACKAGE_FWLOAD_MANIFEST BR2_PACKAGE_FWLOAD_VERIFY BR2_PACKAGE_FWLOAD_SOURCE_HOTPLUGD \
+BR2_PACKAGE_FWLOAD_SOURCE_HELPER"
 full=$(brwith BR2_PACKAGE_FWLOAD_FWLOADCTL=y BR2_PACKAGE_FWLOAD_UPLOAD=y BR2_PACKAGE_FWLOAD_EXTRACT=y BR2_PACKAGE_FWLOAD_RUN=y \
-	BR2_PACKAGE_FWLOAD_MANIFEST=y BR2_PACKAGE_FWLOAD_SOURCE_HOTPLUGD=y 2>&1)
-l "Buildroot, the defaults" "${full%%|*}" "WITH_HOTPLUGD=yes WITH_FWLOADCTL=yes WITH_UPLOAD=yes WITH_EXTRACT=yes WITH_RUN=yes WITH_MANIFEST=yes"
+	BR2_PACKAGE_FWLOAD_MANIFEST=y BR2_PACKAGE_FWLOAD_VERIFY=y BR2_PACKAGE_FWLOAD_SOURCE_HOTPLUGD=y 2>&1)
+l "Buildroot, the defaults" "${full%%|*}" "WITH_HOTPLUGD=yes WITH_FWLOADCTL=yes WITH_UPLOAD=yes WITH_EXTRACT=yes WITH_RUN=yes WITH_MANIFEST=yes \
+WITH_VERIFY=yes"
 case $full in *'|sysv|'*) ;; *) fail "Buildroot, the defaults: no init scripts: $full" ;; esac
 min=$(brwith BR2_PACKAGE_FWLOAD_SOURCE_HELPER=y 2>&1)
-l "Buildroot, every part off" "${min%%|*}" "WITH_HOTPLUGD=no WITH_FWLOADCTL=no WITH_UPLOAD=no WITH_EXTRACT=no WITH_RUN=no WITH_MANIFEST=no"
+l "Buildroot, every part off" "${min%%|*}" "WITH_HOTPLUGD=no WITH_FWLOADCTL=no WITH_UPLOAD=no WITH_EXTRACT=no WITH_RUN=no WITH_MANIFEST=no \
+WITH_VERIFY=no"
 case $min in *'||'*'SET:CONFIG_UEVENT_HELPER_PATH="/usr/sbin/hotplug"'*ENABLE:CONFIG_FW_LOADER_USER_HELPER_FALLBACK*) ;;
 *) fail "Buildroot, no fwloadctl: an init script, or the kernel does not set the chain up: $min" ;;
 esac
@@ -159,12 +162,12 @@ yocto_install() {
 }
 # PACKAGECONFIG: every flag's enable and disable arguments; none set, the
 # parts' files neither installed, nor the init scripts and units.
-for f in fwloadctl:FWLOADCTL hotplugd:HOTPLUGD upload:UPLOAD extract:EXTRACT run:RUN manifest:MANIFEST; do
+for f in fwloadctl:FWLOADCTL hotplugd:HOTPLUGD upload:UPLOAD extract:EXTRACT run:RUN manifest:MANIFEST verify:VERIFY; do
 	k=${f#*:} f=${f%:*}
 	grep -qx "PACKAGECONFIG\[$f\] = \"WITH_$k=yes,WITH_$k=no\"" "$bb" ||
 		fail "Yocto: no PACKAGECONFIG[$f]"
 done
-grep -qx 'PACKAGECONFIG ??= "fwloadctl hotplugd upload extract run manifest"' "$bb" || fail "Yocto: not every part in PACKAGECONFIG by default"
+grep -qx 'PACKAGECONFIG ??= "fwloadctl hotplugd upload extract run manifest verify"' "$bb" || fail "Yocto: not every part in PACKAGECONFIG by default"
 grep -qx 'EXTRA_OEMAKE += "${PACKAGECONFIG_CONFARGS}"' "$bb" || fail "Yocto: PACKAGECONFIG does not reach make"
 yocto_install "$T/yocto-min" "$(sed -n 's/^PACKAGECONFIG\[[a-z]*\] = ".*,\(.*\)"$/\1/p' "$bb" | tr '\n' ' ')" false
 l "Yocto, no PACKAGECONFIG: the programs" "$(cd "$T/yocto-min" && find . ! -type d ! -path './usr/share/*' | LC_ALL=C sort | tr '\n' ' ')" \
@@ -244,11 +247,13 @@ EOS
 APKBUILD=$c/alpine/APKBUILD AL=$al SUB=$T/alpine-sub sh "$T/alpine-split.sh" >"$T/split" 2>&1 ||
 	fail "Alpine: the split functions failed: $(cat "$T/split")"
 (cd "$T/alpine-sub" && find . ! -type d | LC_ALL=C sort) >"$T/split.files"
-l "Alpine subpackages" "$(cut -d' ' -f1 "$T/split" | tr '\n' ' ')" "fwload-hotplugd fwload-extract fwload-run fwload-sha256 fwload-upload "
+l "Alpine subpackages" "$(cut -d' ' -f1 "$T/split" | tr '\n' ' ')" "fwload-hotplugd fwload-extract fwload-run fwload-sha256 fwload-verify \
+fwload-upload "
 l "Alpine subpackages' depends" "$(cut -d' ' -f2- "$T/split" | sort -u)" "fwload=$VERSION-r0"
 l "Alpine subpackages' files" "$(tr '\n' ' ' <"$T/split.files")" "./fwload-extract/usr/libexec/fwload/fwload-extract \
 ./fwload-hotplugd/usr/sbin/hotplugd ./fwload-run/usr/libexec/fwload/fwload-keep ./fwload-run/usr/libexec/fwload/fwload-runas \
-./fwload-sha256/usr/libexec/fwload/fwload-sha256 ./fwload-upload/usr/libexec/fwload/fwloadctl-upload.sh "
+./fwload-sha256/usr/libexec/fwload/fwload-sha256 ./fwload-upload/usr/libexec/fwload/fwloadctl-upload.sh \
+./fwload-verify/usr/libexec/fwload/fwload-verify "
 for f in fwload.initd fwload-settle.initd; do
 	grep -qx "$(sha512sum <"$c/alpine/$f" | cut -d' ' -f1)  $f" "$c/alpine/APKBUILD" ||
 		fail "Alpine: sha512sums does not match $f"
@@ -266,7 +271,7 @@ make -s -C "$T/src" $owopts DESTDIR="$T/ipkg-install" install-progs >"$T/out" 2>
 # Each package (fwload, and a package a part: BuildPackage names them)
 # into $ow/PACKAGE; $ow/all is all of them.
 owpkgs=$(sed -n 's/^\$(eval \$(call BuildPackage,\(.*\)))$/\1/p' "$owmk" | tr '\n' ' ')
-[ "$owpkgs" = "fwload fwload-extract fwload-run fwload-sha256 fwload-upload " ] ||
+[ "$owpkgs" = "fwload fwload-extract fwload-run fwload-sha256 fwload-verify fwload-upload " ] ||
 	fail "OpenWrt: packages '$owpkgs'"
 for pkg in $owpkgs; do
 	sed -n "/^define Package\/$pkg\/install/,/^endef/p" "$owmk" | sed -e '1d' -e '$d' >"$T/openwrt.mk"
@@ -282,7 +287,7 @@ for pkg in $owpkgs; do
 		fail "OpenWrt: $pkg does not depend on fwload"
 done
 # fwload alone: no program of a part (the agent refuses what needs one).
-for p in fwload-extract fwload-keep fwload-runas fwload-sha256 fwloadctl-upload.sh; do
+for p in fwload-extract fwload-keep fwload-runas fwload-sha256 fwload-verify fwloadctl-upload.sh; do
 	[ ! -e "$ow/fwload/usr/libexec/fwload/$p" ] || fail "OpenWrt: the fwload package has $p, a part's"
 done
 ow=$ow/all

@@ -218,8 +218,29 @@ status_is 7
 run clean "$STAMP" -K "# fwload-cache 1 $A"
 status_is 7
 
+# A PATH not root's alone: named, 4, the stamp printed all the same; with
+# -N (vouched for otherwise: a signature) not asked, and -R's 7 for a file
+# changed too recently is not hidden behind a 4.
+mkfw "$T/in/theirs" 'X=1'
+chmod 666 "$T/in/theirs"
+run clean "$STAMP" "$A" "$T/in/theirs"
+status_is 4
+stderr_is "fwload-stamp: not root's alone (owner 0, mode 666): $T/in/theirs"
+stdout_is "# fwload-cache 1 $enc_t/in/a.conf $(id "$A") $enc_t/in/theirs $(id "$T/in/theirs")"
+run clean "$STAMP" -N "$A" "$T/in/theirs"
+status_is 0
+stderr_is ''
+stdout_is "# fwload-cache 1 $enc_t/in/a.conf $(id "$A") $enc_t/in/theirs $(id "$T/in/theirs")"
+: >"$T/ref3"
+mkfw "$T/in/theirs" 'X=2'
+run clean "$STAMP" -R "$T/ref3" "$T/in/theirs"
+status_is 4
+run clean "$STAMP" -N -R "$T/ref3" "$T/in/theirs"
+status_is 7
+stderr_is ''
+
 # Misuse.
-for args in "" "-c $A" "-K" "-K $C $A" "-W -K $C"; do
+for args in "" "-c $A" "-K" "-K $C $A" "-W -K $C" "-N -K $C"; do
 	# shellcheck disable=SC2086 # args is a word list
 	run clean "$STAMP" $args
 	status_is 100

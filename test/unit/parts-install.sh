@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # make install with parts switched off (WITH_HOTPLUGD, WITH_FWLOADCTL,
-# WITH_UPLOAD, WITH_EXTRACT, WITH_RUN, WITH_MANIFEST=no): a part off
+# WITH_UPLOAD, WITH_EXTRACT, WITH_RUN, WITH_MANIFEST, WITH_VERIFY=no): a part off
 # installs nothing of itself (programs and man pages), the others exactly
 # what the full install has; every part off leaves the chain alone, and
 # what it installs is the same chain as the full one, byte for byte. A
@@ -36,6 +36,7 @@ off UPLOAD ./lib/fwload/fwloadctl-upload.sh
 off EXTRACT ./lib/fwload/fwload-extract $man/fwload-extract.8
 off RUN ./lib/fwload/fwload-keep ./lib/fwload/fwload-runas $man/fwload-keep.8 $man/fwload-runas.8
 off MANIFEST ./lib/fwload/fwload-sha256 $man/fwload-sha256.8
+off VERIFY ./lib/fwload/fwload-verify $man/fwload-verify.8
 
 # Every part off: the chain and the agent's helpers, nothing else of the
 # programs; the same files as the full install's.

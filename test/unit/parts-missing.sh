@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 # A build without a part (make WITH_EXTRACT=no, WITH_RUN=no,
-# WITH_MANIFEST=no, WITH_UPLOAD=no, WITH_HOTPLUGD=no) refuses what needs
+# WITH_MANIFEST=no, WITH_VERIFY=no, WITH_UPLOAD=no, WITH_HOTPLUGD=no) refuses what needs
 # it, one line naming the part, fail-closed: a rule's extract=, run= or
-# user= cancels its request, the program never runs; MANIFEST= cancels
-# every request, never a load unchecked; fwloadctl upload and setup
+# user= cancels its request, the program never runs; MANIFEST= and
+# SIGNED=yes cancel every request, never a load unchecked; fwloadctl upload and setup
 # --hotplugd change nothing; status names what is not installed. And
 # COMPRESSED=yes with no decompressor here says so once. The helpers are
 # taken away from a directory of the case's own (own_libexec), so this runs
@@ -13,7 +13,7 @@
 
 own_libexec
 rm -f "$LIBEXEC/fwload-extract" "$LIBEXEC/fwload-keep" "$LIBEXEC/fwload-runas" \
-	"$LIBEXEC/fwload-sha256" "$LIBEXEC/fwloadctl-upload.sh"
+	"$LIBEXEC/fwload-sha256" "$LIBEXEC/fwload-verify" "$LIBEXEC/fwloadctl-upload.sh"
 R=$T/root
 mkdir -p "$R/lib/firmware"
 mkimage "$T/art.img" 4096
@@ -62,6 +62,14 @@ mkfw "$R/lib/firmware/x.bin" "abc"
 printf '%s  x.bin\n' "$(printf abc | sha256sum | cut -d' ' -f1)" >"$T/SUMS"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$T/SUMS"
 refused x.bin "MANIFEST= needs $LIBEXEC/fwload-sha256, not installed (the MANIFEST part of fwload): every image refused"
+# SIGNED=yes without fwload-verify: every image refused (fwload-sha256
+# there or not), the one line naming the part.
+[ ! -e "$HELPERS/fwload-sha256" ] || ln -s "$HELPERS/fwload-sha256" "$LIBEXEC/fwload-sha256"
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$T/SUMS" SIGNED=yes
+: >"$LOGF"
+refused x.bin "SIGNED=yes needs $LIBEXEC/fwload-verify, not installed (the VERIFY part of fwload): every image refused"
+[ "$(wc -l <"$LOGF")" = 1 ] || fail "more than one line: $(cat "$LOGF")"
+rm -f "$LIBEXEC/fwload-sha256"
 
 # COMPRESSED=yes, no zstd or xz where the agent looks (its PATH): a line
 # for each, once; the plain file still loads.
@@ -102,5 +110,5 @@ file_is "$T/proc/sys/kernel/hotplug" /old-helper
 rm -f "$LIBEXEC/fwload-keep"
 ctl_ status
 status_is 0
-grep -qx "parts:    not installed: hotplugd, upload, extract=, run=, user=, MANIFEST= (refused where asked for)" "$T/stdout" ||
+grep -qx "parts:    not installed: hotplugd, upload, extract=, run=, user=, MANIFEST=, SIGNED= (refused where asked for)" "$T/stdout" ||
 	fail "status: $(cat "$T/stdout")"

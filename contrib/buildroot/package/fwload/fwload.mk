@@ -35,7 +35,8 @@ FWLOAD_MAKE_OPTS += \
 	WITH_UPLOAD=$(if $(BR2_PACKAGE_FWLOAD_UPLOAD),yes,no) \
 	WITH_EXTRACT=$(if $(BR2_PACKAGE_FWLOAD_EXTRACT),yes,no) \
 	WITH_RUN=$(if $(BR2_PACKAGE_FWLOAD_RUN),yes,no) \
-	WITH_MANIFEST=$(if $(BR2_PACKAGE_FWLOAD_MANIFEST),yes,no)
+	WITH_MANIFEST=$(if $(BR2_PACKAGE_FWLOAD_MANIFEST),yes,no) \
+	WITH_VERIFY=$(if $(BR2_PACKAGE_FWLOAD_VERIFY),yes,no)
 
 # A local source is copied with rsync, build products included: what a
 # host "make" left in the checkout is removed before the cross build.

@@ -36,13 +36,14 @@ EXTRA_OEMAKE = "SBINDIR=${base_sbindir} LIBEXECDIR=${libexecdir}/fwload \
 # scripts and systemd units, which run it (without fwloadctl, the kernel's
 # own CONFIG_UEVENT_HELPER_PATH and CONFIG_FW_LOADER_USER_HELPER_FALLBACK
 # set the chain up).
-PACKAGECONFIG ??= "fwloadctl hotplugd upload extract run manifest"
+PACKAGECONFIG ??= "fwloadctl hotplugd upload extract run manifest verify"
 PACKAGECONFIG[fwloadctl] = "WITH_FWLOADCTL=yes,WITH_FWLOADCTL=no"
 PACKAGECONFIG[hotplugd] = "WITH_HOTPLUGD=yes,WITH_HOTPLUGD=no"
 PACKAGECONFIG[upload] = "WITH_UPLOAD=yes,WITH_UPLOAD=no"
 PACKAGECONFIG[extract] = "WITH_EXTRACT=yes,WITH_EXTRACT=no"
 PACKAGECONFIG[run] = "WITH_RUN=yes,WITH_RUN=no"
 PACKAGECONFIG[manifest] = "WITH_MANIFEST=yes,WITH_MANIFEST=no"
+PACKAGECONFIG[verify] = "WITH_VERIFY=yes,WITH_VERIFY=no"
 EXTRA_OEMAKE += "${PACKAGECONFIG_CONFARGS}"
 FWLOAD_INIT = "${@bb.utils.contains('PACKAGECONFIG', 'fwloadctl', 'true', 'false', d)}"
 
