@@ -52,7 +52,7 @@ bad() {
 
 conf_build() {
 	fw_root='' fw_path='' log=kmsg compressed=no rules_file=${conf%/*}/fwload.rules
-	manifest='' unlisted=load missing_dir='' max_size='' deadline=''
+	manifest='' unlisted=load unlisted_set='' missing_dir='' max_size='' deadline=''
 	signed=no keys=${conf%/*}/fwload/keys
 	timeout='' force_fallback=yes source=auto hold=0
 	warned='' conf_broken='' keep=1 stamp='' tmp='' unsafe=''
@@ -138,6 +138,13 @@ conf_files() {
 conf_signed() {
 	unset signed_text
 	signed_copy='' signed_key='' signed_why=''
+	# What the owner did not sign does not load: an image the manifest does
+	# not list is refused, whatever UNLISTED says.
+	if [ "$signed" = yes ] && [ "$unlisted" = load ]; then
+		unlisted=refuse
+		[ -z "$unlisted_set" ] ||
+			where=$conf bad "UNLISTED=load ignored: with SIGNED=yes an image the signed manifest does not list is refused"
+	fi
 	{ [ "$signed" = yes ] && [ -n "$manifest" ] && [ -x "$libexec/fwload-verify" ]; } || return 0
 	inputs -N "$manifest" "$manifest.sig" "$keys"
 	set -- "$keys"/*.pub
@@ -508,6 +515,7 @@ conf_set() {
 		esac
 		;;
 	UNLISTED)
+		unlisted_set=1
 		one_of unlisted "load refuse" ||
 			{ unlisted=refuse && bad "UNLISTED wants load or refuse, not '$v'; refuse used"; }
 		;;

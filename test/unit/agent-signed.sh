@@ -103,6 +103,25 @@ run agent firmware
 status_is 2
 file_is "$REQ/data" ""
 log_has "fwload: cancelled y.bin for $E_DEVPATH; not in $M, UNLISTED=refuse"
+# SIGNED=yes refuses what the signed manifest does not list without
+# UNLISTED=refuse too, and says UNLISTED=load is ignored.
+for u in '' UNLISTED=load; do
+	conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M" SIGNED=yes "KEYS=$KD" $u
+	aged
+	: >"$LOGF"
+	request y.bin
+	run agent firmware
+	status_is 2
+	file_is "$REQ/data" ""
+	log_has "fwload: cancelled y.bin for $E_DEVPATH; not in $M, UNLISTED=refuse"
+	if [ -n "$u" ]; then
+		log_has "fwload: $CONF: UNLISTED=load ignored: with SIGNED=yes an image the signed manifest does not list is refused"
+	elif grep -q 'UNLISTED=load ignored' "$LOGF"; then
+		fail "a warning with no UNLISTED= set: $(cat "$LOGF")"
+	fi
+done
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M" SIGNED=yes "KEYS=$KD" UNLISTED=refuse
+aged
 
 # The copy gone (a newer cache's maker removed it): decided again from the
 # files, verified again.
