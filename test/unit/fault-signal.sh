@@ -61,11 +61,23 @@ done
 stops QUIT pipe
 stops USR1 pipe FAULT_NO_SPLICE=1
 
+# has_signalfd PID: PID has a signalfd open.
+has_signalfd() {
+	for _f in /proc/"$1"/fd/*; do
+		case $(readlink "$_f" 2>/dev/null) in *signalfd*) return 0 ;; esac
+	done
+	return 1
+}
+
 # While waiting for the request to appear: exit 3, nothing created.
 env -i PATH="$KPATH" "$FWLOAD" -s "$SYS" -t 20 "$TF/late.bin" "$T/big" >"$T/stdout" 2>"$T/stderr" &
 pid=$!
 bg_pid "$pid"
-until_true "fwload to block its signals" grep -q '^SigBlk:.*[1-9a-f]' "/proc/$bgpid/status"
+# Its signals are blocked once it has its signalfd (made right after the
+# mask is set). Not /proc/PID/status's SigBlk: under qemu-user that is
+# qemu's own mask, which qemu sets for moments of its own before fwload
+# has blocked anything (a TERM then ended it: 143).
+until_true "fwload to block its signals (its signalfd)" has_signalfd "$bgpid"
 kill -TERM "$bgpid"
 wait "$pid"
 st=$?
