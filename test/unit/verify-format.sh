@@ -13,9 +13,7 @@
 # shellcheck source=verify-lib
 . "$REPO/test/unit/verify-lib"
 
-num=0123456789abcdef
-pk=3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c
-sig=92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00
+num=$rfc_num pk=$rfc_pk sig=$rfc_sig
 keydir
 mkkey k.pub "$num" "$pk"
 cp "$KD/k.pub" "$T/k.pub"
