@@ -25,7 +25,7 @@ mkimage "$fw/x.bin" 5000
 mkimage "$fw/bad.bin" 100
 (cd "$fw" && sha256sum x.bin) >"$M"
 echo "0000000000000000000000000000000000000000000000000000000000000000  bad.bin" >>"$M"
-conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M" UNLISTED=refuse MISSING_DIR=/missing
+conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$M" UNLISTED=refuse "MISSING_DIR=$T/missing"
 aged
 
 tried=
