@@ -69,6 +69,18 @@ lines() {
 	dmesg | grep -F "fwload: " | grep -F "$1" || true
 }
 
+# lines_are N TEXT WHAT: N of lines TEXT, once N have come (fwload answers
+# first and logs after: a line may follow the driver's result; waited for
+# up to 5 s), else fail naming WHAT.
+lines_are() {
+	_i=0
+	while [ "$(lines "$2" | wc -l)" -lt "$1" ] && [ "$_i" -lt 50 ]; do
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+	[ "$(lines "$2" | wc -l)" = "$1" ] || fail "$3: want $1 lines '$2', got: $(lines "$2")"
+}
+
 # stop_pid SIGNAL PID WHAT: SIGNAL to PID, and PID gone within 10 s.
 stop_pid() {
 	kill -"$1" "$2"
@@ -166,7 +178,7 @@ cmp /run/jk.img /dev/test_firmware || fail "a job killed as a whole: the driver 
 within "$ms" 20000 "a job killed as a whole"
 kmsg "hotplugd: /sbin/hotplug for add $DEV/fwload-test-jobkill\\.bin: killed by signal 9; its request is looked at again"
 gone "$prog" "$child" "$esc"
-[ "$(lines 'loaded fwload-test-jobkill.bin' | wc -l)" = 2 ] || fail "loaded lines: $(lines fwload-test-jobkill)"
+lines_are 2 'loaded fwload-test-jobkill.bin' "a job killed as a whole"
 echo "ok: the job's group (pid $job) killed mid-load: looked at again, served exact in $ms ms; the program and its children gone"
 
 stalled fwload-test-fwkill.bin
@@ -291,7 +303,7 @@ read -r err ms </run/held.out
 [ "$err" = 0 ] || fail "held across a restart: errno $err after $ms ms"
 cmp "$FW/$name" /dev/test_firmware || fail "held across a restart: a different image"
 within "$ms" 40000 "held across a restart"
-[ "$(lines "loaded $name" | wc -l)" = 1 ] || fail "held across a restart: $(lines "$name")"
+lines_are 1 "loaded $name" "held across a restart"
 echo "ok: held across a hotplugd restart: served exact once, in $ms ms"
 stop_hotplugd
 conf FIRMWARE_PATH=/run/fw LOG=kmsg
