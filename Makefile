@@ -6,6 +6,7 @@
 #   make check-arm64          the arm64 board alone (test/arm64/run: qemu-system-aarch64)
 #   make check-boot           the systemd boot alone (test/boot/run: Debian 12 with the package)
 #   make check-package        the packaging tests alone (test/package/run)
+#   make check-asan           the unit cases against sanitizer builds of the C programs (test/asan)
 #   make demo                 load a firmware through the whole chain on a real kernel (UML, else qemu)
 #   make install DESTDIR=... PREFIX=...
 #   make install-strip        the same, C programs stripped with $(STRIP)
@@ -121,7 +122,7 @@ FUZZ_BIN  = test/fuzz/fwload_args
 
 .DELETE_ON_ERROR:
 .PHONY: initramfs initramfs.list initramfs.cpio
-.PHONY: FORCE all check check-fast check-cross check-kernel check-stock check-boot check-arm64 check-package demo bench fuzz \
+.PHONY: FORCE all check check-fast check-cross check-kernel check-stock check-boot check-arm64 check-package check-asan demo bench fuzz \
 	install install-progs install-man install-doc install-strip install-systemd uninstall dist clean shellcheck
 
 all: $(PROGS)
@@ -209,6 +210,14 @@ check-fast:
 		test/hotplugd-filter test/kernel/lockhold test/hotplugd-standin test/ptyrun test/verify-diff
 	SHELLS="$(SHELLS)" sh test/run-unit
 
+# The unit cases against the C programs built with the sanitizers (test/asan).
+check-asan:
+	sh test/deps.sh fast
+	sh test/deps.sh fuzz
+	$(MAKE) WERROR=-Werror $(C_PROGS) test/fwload-dyn test/fwload-extract-dyn test/fault.so test/nlsend \
+		test/hotplugd-filter test/kernel/lockhold test/hotplugd-standin test/ptyrun test/verify-diff
+	sh test/asan
+
 check-cross:
 	sh test/deps.sh cross
 	$(MAKE) WERROR=-Werror test/nlsend test/hotplugd-standin test/ptyrun
@@ -271,7 +280,7 @@ test/fuzz/fwload_args: test/fuzz/fwload_args.c fwload.c $(HEADERS)
 	clang -std=c11 -Wall -Wextra -Werror -g -O1 -fsanitize=fuzzer,address,undefined -o $@ test/fuzz/fwload_args.c
 
 shellcheck:
-	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh fwloadctl-upload.sh test/check test/lint test/deps.sh test/run-unit test/lib.sh \
+	shellcheck -s sh hotplug firmware.agent fwloadctl fwload-lib.sh fwloadctl-upload.sh test/check test/lint test/deps.sh test/run-unit test/asan test/lib.sh \
 		test/unit/*.sh test/unit/hotplugd-lib test/unit/extract-lib test/unit/upload-lib test/unit/verify-lib test/kernel/*.sh test/kernel/run test/kernel/guest-* \
 		test/kernel/cases/*.sh test/kernel/cases/hotplugd-lib test/kernel/initramfs.sh test/kernel/initramfs-init \
 		test/kernel/demo-init test/stock/run test/stock/init test/stock/udev-init test/stock/kernel.sh test/stock/lib.sh \

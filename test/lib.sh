@@ -26,8 +26,6 @@ HOOKS=$T/hotplug.d                     # HOTPLUG_DIR
 RUN=$T/run/fwload                      # FWLOAD_RUNDIR (the config cache)
 UROOT=$T/uroot                         # FWLOAD_UDEV_ROOT: udev's rules directories under it
 FWLOAD=${TEST_FWLOAD:-$REPO/fwload}   # FWLOAD
-# shellcheck disable=SC2034 # for the cases
-FWBIN=$FWLOAD                          # fwload itself, when FWLOAD is a wrapper
 KPATH=/sbin:/bin:/usr/sbin:/usr/bin    # the kernel's PATH for helpers
 # The helpers' directory (FWLOAD_LIBEXEC): the sources', or test/cross.sh's
 # copy, where the C helpers are wrappers that run the cross-built ones.
@@ -39,6 +37,8 @@ SBIN=$REPO
 if [ -n "${TEST_INSTALL:-}" ]; then
 	SBIN=$TEST_INSTALL/sbin LIBEXEC=$TEST_INSTALL/lib/fwload FWLOAD=$TEST_INSTALL/sbin/fwload
 fi
+# shellcheck disable=SC2034 # for the cases
+FWBIN=$FWLOAD                          # fwload itself, when FWLOAD is a wrapper
 AGENT=$LIBEXEC/firmware.agent
 FWDYN=${TEST_FWDYN:-$REPO/test/fwload-dyn}
 FAULT=${TEST_FAULT:-$REPO/test/fault.so}

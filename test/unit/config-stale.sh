@@ -136,15 +136,16 @@ cp "$C" "$T/cache.first"
 # directory, the repository and the programs' directory at their paths);
 # OTHER: the real root's fwload.conf in place of this one. Under qemu-user
 # (make check-cross) fwload is a wrapper in BUILD/qemu that runs BUILD/fwload:
-# BUILD goes in too.
+# BUILD goes in too; so does the helpers' directory, where an installed tree
+# has it (run-unit's TEST_INSTALL).
 progs=$(dirname "$FWBIN")
 [ -z "${TEST_QEMU-}" ] || progs=$(dirname "$progs")
 cat >"$T/enter" <<END
 #!/bin/sh
 other=
 [ "\$1" != other ] || { other=1; shift; }
-mount -t tmpfs newroot "$NEW" && cd "$NEW" && mkdir -p usr proc dev ./$progs ./$T ./$REPO &&
-	mount --bind "$progs" ./$progs &&
+mount -t tmpfs newroot "$NEW" && cd "$NEW" && mkdir -p usr proc dev ./$progs ./$T ./$REPO ./$LIBEXEC &&
+	mount --bind "$progs" ./$progs && mount --bind "$LIBEXEC" ./$LIBEXEC &&
 	ln -s usr/bin bin && ln -s usr/sbin sbin && ln -s usr/lib lib && ln -s usr/lib64 lib64 &&
 	mount --bind /usr usr && mount --bind /proc proc && mount --bind /dev dev &&
 	mount --bind "$T" ./$T && mount --bind "$REPO" ./$REPO || exit 125

@@ -33,7 +33,7 @@ refused() {
 if [ "$(id -u)" = 0 ]; then
 	chmod 755 "$T"
 	# shellcheck disable=SC2086 # TEST_SH is a command line ("busybox sh")
-	run kernel_env /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups $TEST_SH "$REPO/fwloadctl" upload up.bin "$T/img"
+	run kernel_env /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups $TEST_SH "$SBIN/fwloadctl" upload up.bin "$T/img"
 	refused 4 "fwloadctl: upload: only root may upload to a device (the lock and the device's files are root's); nothing written"
 	chmod 700 "$T"
 fi
