@@ -331,6 +331,16 @@ signed_refused() {
 	fi
 }
 
+# sha256_missing: true when a digest is to be checked and fwload-sha256
+# (the MANIFEST part) is not installed: $refuse_note the words of every such
+# refusal (a request's, an upload's), $refuse_st 111. Nothing is then
+# loaded or written unchecked.
+sha256_missing() {
+	[ ! -x "$sha256" ] || return 1
+	refuse_note="a digest to check needs $sha256, not installed (the MANIFEST part of fwload)"
+	refuse_st=111
+}
+
 # The helpers of rules(), as text for the cache, one line each.
 # shellcheck disable=SC2016 # code for the cache
 rules_helpers='m() { case $1 in firmware) v=$FIRMWARE ;; devpath) v=$DEVPATH ;; model) v=$dt_model ;; *) v=$dt_compatible ;; esac; _ifs=$IFS; IFS=$nl; set -f; hit=; for _w in $v; do case $_w in $2) hit=1 ;; esac; done; set +f; IFS=$_ifs; [ -n "$hit" ]; }

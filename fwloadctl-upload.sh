@@ -404,8 +404,7 @@ up_image() {
 	elif [ "$unlisted" = refuse ]; then
 		up_refuse 2 "$image: UNLISTED=refuse, but no MANIFEST= to check against (nor --sha256): refused, nothing written"
 	fi
-	[ -z "$sum" ] || [ -x "$sha256" ] ||
-		up_refuse 2 "$image: a digest to check, but $sha256 is not installed (the MANIFEST part of fwload); nothing written"
+	[ -z "$sum" ] || ! sha256_missing || up_refuse "$refuse_st" "$image: $refuse_note; nothing written"
 	total=0
 	[ -n "$unpack" ] || total=$(wc -c <"$image")
 	total=${total##* }

@@ -95,4 +95,4 @@ file_is "$LOGF" "" "the log after the refusals"
 own_libexec
 rm -f "$LIBEXEC/fwload-sha256"
 run ctl upload --sha256 "$(sha256sum <"$T/img" | cut -d' ' -f1)" up.bin "$T/img"
-refused 2 "fwloadctl: upload: $T/img: a digest to check, but $LIBEXEC/fwload-sha256 is not installed (the MANIFEST part of fwload); nothing written"
+refused 111 "fwloadctl: upload: $T/img: a digest to check needs $LIBEXEC/fwload-sha256, not installed (the MANIFEST part of fwload); nothing written"

@@ -61,7 +61,7 @@ untouched
 mkfw "$R/lib/firmware/x.bin" "abc"
 printf '%s  x.bin\n' "$(printf abc | sha256sum | cut -d' ' -f1)" >"$T/SUMS"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" "MANIFEST=$T/SUMS"
-refused x.bin "MANIFEST= needs $LIBEXEC/fwload-sha256, not installed (the MANIFEST part of fwload): every image refused"
+refused x.bin "MANIFEST=: a digest to check needs $LIBEXEC/fwload-sha256, not installed (the MANIFEST part of fwload): every image refused"
 # SIGNED=yes without fwload-verify: every image refused (fwload-sha256
 # there or not), the one line naming the part.
 [ ! -e "$HELPERS/fwload-sha256" ] || ln -s "$HELPERS/fwload-sha256" "$LIBEXEC/fwload-sha256"
