@@ -1192,7 +1192,7 @@ hold_next() {
 	_u='' _p='' _s=''
 	[ -z "$hold_file" ] || read -r _u _p _s _ 2>/dev/null <"$hold_file"
 	if [ ! -e "$1/loading" ] || [ -e "$rundir/settled" ] || { [ -n "$_p" ] && [ "$_p $_s" != "$hold_me" ]; }; then
-		hold_done
+		hold_left || hold_done
 		return 5
 	fi
 	# The configuration changed (checked once a second): the agent reads
@@ -1219,6 +1219,7 @@ hold_next() {
 	fi
 	boot_now
 	if [ -z "$boot_now" ]; then
+		! hold_left || return 5
 		hold_why="held, but the boot clock ($procfs/uptime) can no longer be read"
 		hold_done
 		return 1
@@ -1229,6 +1230,19 @@ hold_next() {
 		return 1
 	fi
 	return 0
+}
+
+# hold_left: true when sysfs or procfs is no longer where this agent looks:
+# an initramfs's /init moving them into the real root for switch_root, one
+# after the other, while this agent holds a request there. Its request is
+# not gone, nor its clock: only this agent's part is over. fd 9 closed,
+# the request not answered, its record left for the agent that serves it
+# next (the real root's rescan), which keeps the hold's end; were the
+# record removed while /run is still in sight, the hold would start again.
+hold_left() {
+	[ ! -d "$sysfs/devices" ] || [ ! -d "$procfs/sys" ] || return 1
+	hold_on=''
+	exec 9<&-
 }
 
 # hold_done: the hold is over: the record goes (if it is still this
