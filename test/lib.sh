@@ -324,12 +324,20 @@ held_by_sleepers() {
 # agent_bg: the agent in the background for the request made last: its
 # output in $T/bg.out, its exit status in $T/bg.st once it ends; $bg its $!.
 agent_bg() {
+	rm -f "$T/bg.st"
 	(
 		agent firmware >"$T/bg.out" 2>&1
 		echo $? >"$T/bg.st"
 	) &
 	# shellcheck disable=SC2034 # for the cases
 	bg=$!
+}
+# bg_status_is STATUS: the agent agent_bg started ended with STATUS.
+bg_status_is() {
+	wait "$bg"
+	bg=
+	read -r _s <"$T/bg.st" || fail "no status from the background agent"
+	[ "$_s" = "$1" ] || fail "the held agent ended with $_s, want $1: $(cat "$T/bg.out") log: $(cat "$LOGF")"
 }
 
 # agent ARG...: firmware.agent under the shell being tested.

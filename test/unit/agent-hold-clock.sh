@@ -40,21 +40,6 @@ checks() {
 	grep -c '^-K ' "$T/calls" 2>/dev/null || :
 }
 
-# bg: the agent in the background, its status in $T/bg.st.
-bg() {
-	rm -f "$T/bg.st"
-	(
-		agent firmware >"$T/bg.out" 2>&1
-		echo $? >"$T/bg.st"
-	) &
-	bg_pid=$!
-}
-bg_status_is() {
-	wait "$bg_pid"
-	read -r _s <"$T/bg.st" || fail "no status from the background agent"
-	[ "$_s" = "$1" ] || fail "the held agent ended with $_s, want $1: $(cat "$T/bg.out") log: $(cat "$LOGF")"
-}
-
 # A cache, for the checks to count.
 aged
 mkfw "$D/prime.bin" x
@@ -66,7 +51,7 @@ status_is 0
 # The wall clock stepped while held: the hold goes on, the file is served.
 request step.bin
 hold_rec
-bg
+agent_bg
 until_true "the hold record" test -f "$REC"
 : >"$T/stepped"
 [ "$("$T/fakebin/date" +%s)" = 4000000000 ] || fail "the stand-in date does not step"
@@ -88,7 +73,7 @@ uptime_s
 mkdir -p "$RUN/held"
 printf '%s 999999 1 %s\n' "$((up + 3))" "$E_DEVPATH" >"$REC"
 : >"$LOGF"
-bg
+agent_bg
 until_true "the taking over agent's record" sh -c 'read -r u p _ <"$1" && [ "$p" != 999999 ]' - "$REC"
 read -r until2 _ <"$REC"
 assert_eq "the end, taken over" "$((up + 3))" "$until2"
@@ -113,7 +98,7 @@ ln -s /proc/uptime "$T/proc/uptime"
 request gone.bin
 hold_rec
 : >"$LOGF"
-bg
+agent_bg
 until_true "the hold record" test -f "$REC"
 rm "$T/proc/uptime"
 bg_status_is 1

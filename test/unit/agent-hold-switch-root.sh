@@ -13,16 +13,6 @@ R=$T/root
 mkdir -p "$R/lib/firmware"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
 
-# bg: the agent in the background, its status in $T/bg.st.
-bg() {
-	rm -f "$T/bg.st"
-	(
-		agent firmware >"$T/bg.out" 2>&1
-		echo $? >"$T/bg.st"
-	) &
-	bg_pid=$!
-}
-
 # moved WHAT DIR: the held agent, with DIR moved away once its record is
 # made: gone within GUARD, status 5, the record as it was, nothing written
 # to the request, one line (the hold's).
@@ -30,12 +20,12 @@ moved() {
 	request "$1.bin"
 	hold_rec
 	: >"$LOGF"
-	bg
+	agent_bg
 	until_true "the hold record" test -s "$REC"
 	read -r rec <"$REC"
 	mv "$2" "$2.moved" || fail "cannot move $2"
 	until_true "the held agent's end ($1 moved away)" test -f "$T/bg.st"
-	wait "$bg_pid"
+	wait "$bg"
 	read -r st <"$T/bg.st"
 	mv "$2.moved" "$2" || fail "cannot move $2 back"
 	[ "$st" = 5 ] || fail "$1 moved: the held agent ended with $st, want 5: $(cat "$T/bg.out") log: $(cat "$LOGF")"

@@ -19,26 +19,11 @@ mkdir -p "$D"
 echo 6.12.0-test >"$T/proc/sys/kernel/osrelease"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30
 
-# bg: the agent in the background, its status in $T/bg.st.
-bg() {
-	rm -f "$T/bg.st"
-	(
-		agent firmware >"$T/bg.out" 2>&1
-		echo $? >"$T/bg.st"
-	) &
-	bg_pid=$!
-}
-bg_status_is() {
-	wait "$bg_pid"
-	bg_pid=
-	read -r _s <"$T/bg.st" || fail "no status from the background agent"
-	[ "$_s" = "$1" ] || fail "the held agent ended with $_s, want $1: $(cat "$T/bg.out") log: $(cat "$LOGF")"
-}
 # bg_stop: at the case's end (a failure among them), no agent of its own
 # still runs: one still in the background gets SIGTERM through its timeout
 # (a held request is cancelled) and is waited for before $T goes.
 bg_stop() {
-	for _j in ${bg_pid-} ${second-}; do
+	for _j in ${bg-} ${second-}; do
 		pkill -TERM -P "$_j" 2>/dev/null
 		wait "$_j" 2>/dev/null
 	done
@@ -56,7 +41,7 @@ request late.bin
 hold_rec
 uptime_s
 up0=$up
-bg
+agent_bg
 until_true "the hold record" test -f "$REC"
 read -r until pid start dev <"$REC"
 uptime_s
@@ -99,7 +84,7 @@ fi
 exec "$HELPERS/fwload-stamp" "\$@"
 END
 chmod 755 "$LIBEXEC/fwload-stamp"
-bg
+agent_bg
 until_true "the hold record" test -f "$REC"
 head -c 4000 "$T/full" >"$D/late.bin"
 bg_status_is 0
@@ -111,7 +96,7 @@ data_is "$T/full"
 request gone.bin
 hold_rec
 : >"$LOGF"
-bg
+agent_bg
 until_true "the hold record" test -f "$REC"
 rm -r "$REQ"
 bg_status_is 5
@@ -124,8 +109,8 @@ log_matches "fwload: gone\.bin held for .*"
 rm -f "$D/late.bin"
 request late.bin
 hold_rec
-bg
-first=$bg_pid
+agent_bg
+first=$bg
 until_true "the hold record" test -f "$REC"
 read -r until1 pid1 _ <"$REC"
 (
@@ -137,7 +122,7 @@ second=$!
 until_true "the second agent's record" sh -c 'read -r u p _ <"$1" && [ "$p" != "$2" ]' - "$REC" "$pid1"
 read -r until2 _ <"$REC"
 [ "$until2" = "$until1" ] || fail "taken over, the hold ends at $until2, not at the first's $until1"
-bg_pid=$first
+bg=$first
 bg_status_is 5
 untouched
 mkfw "$D/late.bin" "here now"
@@ -182,7 +167,7 @@ log_matches "fwload: cancelled late2\.bin .*\(HOLD=30, but fwloadctl settle has 
 rm "$RUN/settled"
 request late3.bin
 hold_rec
-bg
+agent_bg
 until_true "the hold record" test -f "$REC"
 : >"$RUN/settled"
 bg_status_is 5
@@ -194,7 +179,7 @@ rm -f "$RUN/settled"
 : >"$LOGF"
 request term.bin
 hold_rec
-bg
+agent_bg
 until_true "the hold record" test -f "$REC"
 held term.bin  # (its SIGTERM trap is set by then)
 read -r _ tpid _ <"$REC"
@@ -263,7 +248,7 @@ status_is 0
 request late5.bin
 hold_rec
 t0=$(date +%s)
-bg
+agent_bg
 until_true "the hold record" test -f "$REC"
 mkfw "$R/other/late5.bin" "from the new path"
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=30 FIRMWARE_PATH=/other

@@ -15,15 +15,6 @@ RULES=$T/fwload.rules
 conf "LOG=$LOGF" "FIRMWARE_ROOT=$R" HOLD=0 "RULES=$RULES"
 printf '%s\n' 'firmware=late-* hold=30' 'firmware=iwl-* hold=0' >"$RULES"
 
-bg() {
-	rm -f "$T/bg.st"
-	(
-		agent firmware >"$T/bg.out" 2>&1
-		echo $? >"$T/bg.st"
-	) &
-	bg_pid=$!
-}
-
 # HOLD=0: another name not found is cancelled at once.
 request other.bin
 run agent firmware
@@ -32,13 +23,13 @@ file_is "$REQ/loading" -1
 
 # The rule's name is held, then served once its file is there.
 request late-a.bin
-bg
+agent_bg
 until_true "late-a.bin held" grep -q 'late-a\.bin held for .*waiting up to (29|30) s\|late-a\.bin held for ' "$LOGF"
 grep -Eq "late-a\.bin held for .*; waiting up to (29|30) s for it" "$LOGF" || fail "held line: $(cat "$LOGF")"
 untouched
 mkimage "$T/late.tmp" 5000
 mv "$T/late.tmp" "$D/late-a.bin"
-wait "$bg_pid"
+wait "$bg"
 read -r st <"$T/bg.st"
 [ "$st" = 0 ] || fail "the held agent ended with $st: $(cat "$T/bg.out") log: $(cat "$LOGF")"
 data_is "$D/late-a.bin"
